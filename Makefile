@@ -1,0 +1,58 @@
+# Scorekeeper: `make run` serves the app, `make test` runs everything CI runs.
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+HOST    ?= 127.0.0.1
+PORT    ?= 5000
+PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
+# Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
+# script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,
+# Chromium for the browser tests, poppler for looking at PDFs.
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-noto-core \
+                   chromium poppler-utils
+
+.PHONY: run test lint unit bench system-deps translations clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(STAMP)
+
+system-deps:
+	@missing=""; for p in $(SYSTEM_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian packages:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+	  else echo "missing Debian packages (install them as root):$$missing"; fi; \
+	fi
+
+run: $(STAMP) system-deps
+	$(VENV)/bin/flask --app scorekeeper migrate
+	$(VENV)/bin/waitress-serve --host=$(HOST) --port=$(PORT) --threads=8 --call scorekeeper:create_app
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
+
+# The whole suite on SQLite, then again on PostgreSQL (the engine's own tests need no
+# database and run once).
+test: $(STAMP) system-deps lint
+	$(PY) -m pytest -q
+	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q tests --ignore=tests/scoring
+
+bench: $(STAMP)
+	$(PY) -m pip install -q -e '.[bench]'
+	$(PY) bench/engine.py
+	@for b in bench/*.py; do [ "$$b" = bench/engine.py ] || $(PY) $$b; done
+
+translations: $(STAMP)
+	$(VENV)/bin/pybabel extract -F babel.cfg -k _l -k N_ -o scorekeeper/translations/messages.pot .
+	$(VENV)/bin/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
+	$(VENV)/bin/pybabel compile -d scorekeeper/translations
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,76 @@
+"""Scorekeeper: gin rummy score sheets for a real card table.
+
+``create_app()`` is the application factory: ``flask --app scorekeeper run``.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    """Build the app: defaults, then ``instance/config.py``, then ``test_config``."""
+    app = Flask(__name__, instance_relative_config=True)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(
+        DATABASE_URL=os.environ.get("SCOREKEEPER_DATABASE_URL")
+        or f"sqlite:///{instance / 'scorekeeper.sqlite'}",
+        # A hand with every card typed is a few hundred bytes; a whole-game import a
+        # few hundred kilobytes. Anything larger is refused with 413.
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_SECURE_COOKIES") == "1",
+        WTF_CSRF_TIME_LIMIT=None,  # a hand can take longer to play than an hour
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        AUTO_MIGRATE=True,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _instance_secret_key(instance)
+
+    from . import db, i18n, security
+
+    db.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    _register_blueprints(app)
+    return app
+
+
+def _register_blueprints(app: Flask) -> None:
+    from .api import bp as api_bp
+    from .checker import bp as checker_bp
+    from .games import bp as games_bp
+
+    app.register_blueprint(games_bp)
+    app.register_blueprint(checker_bp)
+    app.register_blueprint(api_bp)
+
+
+def _instance_secret_key(instance: Path) -> str:
+    """The install's own secret key, generated on first run and kept in ``instance/``."""
+    path = instance / "secret_key"
+    try:
+        return path.read_text().strip()
+    except FileNotFoundError:
+        pass
+    key = secrets.token_hex(32)
+    # O_EXCL: two workers starting together agree on the first key written.
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key)
+    return key

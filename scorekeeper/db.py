@@ -1,0 +1,113 @@
+"""The database: one SQLAlchemy engine per app, one session per request.
+
+``db.py`` owns the session: views commit, models never do. SQLite (the default) runs
+in WAL mode and takes the write lock at BEGIN, so two phones saving at once queue up
+instead of failing; any other SQLAlchemy URL (PostgreSQL) works unchanged.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import click
+from flask import Flask, current_app, g
+from sqlalchemy import DateTime, Engine, create_engine, event
+from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+
+MIGRATIONS = Path(__file__).parent.parent / "migrations"
+
+
+class Base(DeclarativeBase):
+    """Base class of every model; every timestamp is timezone-aware."""
+
+    type_annotation_map = {datetime: DateTime(timezone=True)}
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``, with SQLite tuned for several writers."""
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves, below
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        # IMMEDIATE: take the write lock up front; a deferred transaction that reads
+        # and then writes can fail at once when another writer got there first.
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def init_app(app: Flask) -> None:
+    """Create the engine, migrate a new install, and close sessions after requests."""
+    engine = make_engine(app.config["DATABASE_URL"])
+    app.extensions["scorekeeper.db"] = sessionmaker(engine, expire_on_commit=False)
+    app.extensions["scorekeeper.engine"] = engine
+    app.teardown_appcontext(_close_session)
+    app.cli.add_command(migrate_command)
+    if app.config.get("AUTO_MIGRATE"):
+        upgrade(engine)
+
+
+def get_session() -> Session:
+    """The request's session, opened on first use."""
+    if "db_session" not in g:
+        g.db_session = current_app.extensions["scorekeeper.db"]()
+    session: Session = g.db_session
+    return session
+
+
+def _close_session(_exc: BaseException | None) -> None:
+    session: Session | None = g.pop("db_session", None)
+    if session is not None:
+        session.close()
+
+
+def alembic_config(engine: Engine) -> Any:
+    """An Alembic config for our migrations, bound to ``engine``."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["engine"] = engine
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Apply migrations up to ``revision``; a no-op on an up-to-date database."""
+    from alembic import command
+
+    command.upgrade(alembic_config(engine), revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Undo migrations down to ``revision`` (``"base"`` for an empty database)."""
+    from alembic import command
+
+    command.downgrade(alembic_config(engine), revision)
+
+
+@click.command("migrate")
+def migrate_command() -> None:
+    """Bring the database up to date with the models."""
+    upgrade(current_app.extensions["scorekeeper.engine"])
+    click.echo("database is up to date")
+
+
+def rollback_session() -> None:
+    """Undo whatever the failing request had not committed."""
+    session: Session | None = g.get("db_session")
+    if session is not None:
+        session.rollback()

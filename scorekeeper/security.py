@@ -1,0 +1,65 @@
+"""Security headers and error pages that never lose what the player typed."""
+
+from __future__ import annotations
+
+from flask import Flask, Response, render_template, request
+from flask_babel import gettext as _
+from flask_wtf.csrf import CSRFError, CSRFProtect
+from werkzeug.exceptions import HTTPException
+
+csrf = CSRFProtect()
+
+# Secrets travel in URLs (the edit link), so no page may leak its address.
+HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        "frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
+
+
+def init_app(app: Flask) -> None:
+    """CSRF on every form, the headers on every response, friendly error pages."""
+    csrf.init_app(app)
+
+    @app.after_request
+    def _headers(response: Response) -> Response:
+        for name, value in HEADERS.items():
+            response.headers.setdefault(name, value)
+        return response
+
+    @app.errorhandler(CSRFError)
+    def _csrf_error(exc: CSRFError) -> tuple[str, int]:
+        message = _(
+            "This form was too old to accept (or cookies are off). Nothing was saved: "
+            "go back, reload the page and save again."
+        )
+        return render_template("error.html", code=400, message=message), 400
+
+    @app.errorhandler(HTTPException)
+    def _http_error(exc: HTTPException) -> tuple[str | dict[str, object], int]:
+        code = exc.code or 500
+        messages = {
+            403: _("This link does not let you change this game."),
+            404: _("There is no such page or game."),
+            405: _("That action is not possible here."),
+            413: _("That was too much data to accept."),
+        }
+        message = messages.get(code, exc.description or "")
+        if request.path.startswith("/api/"):
+            return {"errors": [{"where": "request", "message": message}]}, code
+        return render_template("error.html", code=code, message=message), code
+
+    @app.errorhandler(500)
+    def _server_error(exc: Exception) -> tuple[str | dict[str, object], int]:
+        from .db import rollback_session
+
+        rollback_session()
+        message = _("Something went wrong on our side. Nothing you saved is lost.")
+        if request.path.startswith("/api/"):
+            return {"errors": [{"where": "server", "message": message}]}, 500
+        return render_template("error.html", code=500, message=message), 500
