@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 
@@ -97,6 +97,12 @@ class Card:
 
     rank: Rank
     suit: Suit
+    # A stable number 0..51, suit-major (spades, hearts, diamonds, clubs), ace low: bit
+    # ``index`` of a hand's mask. Stored rather than computed: the solver reads it a lot.
+    index: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "index", _SUIT_POS[self.suit] * 13 + self.rank - 1)
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -113,11 +119,6 @@ class Card:
         if not 0 <= index < 52:
             raise ValueError(f"card index {index} is out of range 0..51")
         return DECK[index]
-
-    @property
-    def index(self) -> int:
-        """A stable number 0..51, suit-major (spades, hearts, diamonds, clubs), ace low."""
-        return _SUIT_POS[self.suit] * 13 + self.rank - 1
 
     @property
     def symbols(self) -> str:
@@ -176,6 +177,11 @@ def parse_cards(text: CardsText) -> list[Card]:
     ...     print(exc.problems)
     ["'1x' is not a card", "'zz' is not a card"]
     """
+    if not isinstance(text, str):
+        given = list(text)
+        if all(isinstance(card, Card) for card in given):
+            return given  # type: ignore[return-value]  # all cards: the solver's hot path
+        text = given
     cards: list[Card] = []
     problems: list[str] = []
     for token in _tokens(text):
