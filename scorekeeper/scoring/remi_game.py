@@ -183,7 +183,7 @@ def play_remi_game(
     end: list[Step] = []
     for number, deal in enumerate(deals):
         if dealer is None:
-            problems.append((f"deals.{number}", f"the game ended after deal {number}"))
+            problems.append((f"deals.{number}", f"the game ended after deal {len(rows)}"))
             continue
         totals = tuple(t + s for t, s in zip(totals, deal.scores, strict=True))
         if _is_over(rules, totals, number + 1):
