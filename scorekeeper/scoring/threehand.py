@@ -123,8 +123,9 @@ def play_three_hand(
     for number, hand in enumerate(hands, start=1):
         if winner is not None:
             zero = (0, 0, 0)
-            rows.append(ThreeHandRow(number, roles, hand, None, zero, tuple(totals), roles,
-                                     after_end=True))  # fmt: skip
+            rows.append(
+                ThreeHandRow(number, roles, hand, None, zero, tuple(totals), roles, after_end=True)
+            )
             continue
         seat = roles.seat(Role(hand.winner)) if hand.won and hand.winner is not None else None
         points = tuple(hand.points if s == seat else 0 for s in range(3))
@@ -134,8 +135,18 @@ def play_three_hand(
             if totals[seat] >= rules.target:
                 winner = seat
         after = roles.after(hand)
-        rows.append(ThreeHandRow(number, roles, hand, seat, points, tuple(totals), after,
-                                 ends_game=winner is not None))  # fmt: skip
+        rows.append(
+            ThreeHandRow(
+                number,
+                roles,
+                hand,
+                seat,
+                points,
+                tuple(totals),
+                after,
+                ends_game=winner is not None,
+            )
+        )
         roles = after
 
     return ThreeHandGame(

@@ -23,8 +23,16 @@ def won(seat: int, points: int) -> HandScore:
 
 
 # RULES.md §8: "A +20, B +15, A +30, A +40, B +35, A +25, A +10, A +30"
-EXAMPLE = [won(A, 20), won(B, 15), won(A, 30), won(A, 40), won(B, 35), won(A, 25), won(A, 10),
-           won(A, 30)]  # fmt: skip
+EXAMPLE = [
+    won(A, 20),
+    won(B, 15),
+    won(A, 30),
+    won(A, 40),
+    won(B, 35),
+    won(A, 25),
+    won(A, 10),
+    won(A, 30),
+]
 
 
 def test_rules_example_columns_each_hand_goes_into() -> None:
