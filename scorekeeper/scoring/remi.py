@@ -180,6 +180,10 @@ def _check_player(seat: int, shown: _Shown, problems: Problems) -> None:
 def _check_deal(shown: Sequence[_Shown], problems: Problems) -> None:
     if not 2 <= len(shown) <= 4:
         problems.append(("players", f"Remi is for 2 to 4 players, not {len(shown)}"))
+    names = [player.name for player in shown]
+    for seat, name in enumerate(names):
+        if name and name in names[:seat]:
+            problems.append((f"players.{seat}.name", f"two players are named {name}"))
     out = [player.name for player in shown if player.went_out]
     if len(out) > 1:
         problems.append(("players", f"only one player can go out; {' and '.join(out)} are marked"))

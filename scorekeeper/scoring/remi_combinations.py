@@ -176,7 +176,7 @@ def _runs(positions: Sequence[tuple[int, int]]) -> list[int]:
     return found
 
 
-def _candidates(cards: Sequence[Card], allow_sets: bool) -> list[tuple[int, bool]]:
+def _candidates(cards: Sequence[Card]) -> list[tuple[int, bool]]:
     """Every valid combination within ``cards`` as (mask, is_sequence)."""
     numerals: dict[Suit, list[tuple[int, int]]] = {}
     pictures: dict[Suit, list[tuple[int, int]]] = {}
@@ -188,17 +188,15 @@ def _candidates(cards: Sequence[Card], allow_sets: bool) -> list[tuple[int, bool
             group.setdefault(card.suit, []).append((card.rank, position))
     found = [(mask, True) for run in numerals.values() for mask in _runs(run)]
     found += [(mask, True) for run in pictures.values() for mask in _runs(run)]
-    if allow_sets:
-        for positions in same_rank.values():
-            for size in (3, 4):
-                for chosen in subsets(positions, size):
-                    found.append((sum(1 << i for i in chosen), False))
+    for positions in same_rank.values():
+        for size in (3, 4):
+            found += [(sum(1 << i for i in chosen), False) for chosen in subsets(positions, size)]
     return found
 
 
-def _search(cards: Sequence[Card], allow_sets: bool, need_sequence: bool) -> _Found | None:
+def _search(cards: Sequence[Card], need_sequence: bool) -> _Found | None:
     """The best disjoint combinations; with ``need_sequence`` at least one is a sequence."""
-    candidates = _candidates(cards, allow_sets)
+    candidates = _candidates(cards)
     values = [card.remi_value for card in cards]
 
     @cache
@@ -243,7 +241,7 @@ def arrange_remi(
     strict = rules.sets_need_sequence if rules is not None else True
     table_sequence = any(c.kind == CombinationKind.SEQUENCE for c in table)
     if not strict or table_sequence:
-        found = _search(hand, allow_sets=True, need_sequence=False)
+        found = _search(hand, need_sequence=False)
         assert found is not None  # leaving every card unmatched is always possible
         combos, unmatched = _arranged(hand, found[1])
         return RemiArrangement((*table, *combos), tuple(unmatched))
@@ -254,11 +252,11 @@ def _best_strict_without_table_sequence(
     hand: Sequence[Card], table: Sequence[Combination]
 ) -> RemiArrangement:
     # Either a sequence is formed in hand and every set counts, or no set counts at all.
-    with_sequence = _search(hand, allow_sets=True, need_sequence=True)
+    with_sequence = _search(hand, need_sequence=True)
     if with_sequence is not None:  # a sequence covers value, and nothing counts without one
         combos, unmatched = _arranged(hand, with_sequence[1])
         return RemiArrangement((*table, *combos), tuple(unmatched))
-    would_be = _search(hand, allow_sets=True, need_sequence=False)
+    would_be = _search(hand, need_sequence=False)
     assert would_be is not None
     void_in_hand, _ = _arranged(hand, would_be[1])
     table_cards = [card for combo in table for card in combo.cards]

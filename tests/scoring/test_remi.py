@@ -10,6 +10,7 @@ from scorekeeper.scoring.remi import (
     RemiError,
     RemiPlayerInput,
     RemiResult,
+    score_remi_quick,
     settle_remi_deal,
 )
 from scorekeeper.scoring.rules import PRESETS, Rules
@@ -286,3 +287,61 @@ def test_the_explanation_walks_through_each_player() -> None:
     ]
     step = result.players[1].explanation[0]
     assert "{cards}" in step.template and step.params["cards"] == cards("QS QH QD")
+
+
+def test_two_players_with_one_name() -> None:
+    assert problems(shown("Ann", "2S"), shown("Ann", "3S")) == [
+        ("players.1.name", "two players are named Ann")
+    ]
+
+
+# --- quick mode: typed totals ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rule", "plus", "minus", "went_out", "discard", "points"),
+    [
+        ("seed 002: +20 − 30", 20, 30, False, None, -10),
+        ("§8 A: 20 + 30, out on an ace: + 150", 50, 0, True, 15, 200),
+        ("§8 C: 15 + 15 − 15", 30, 15, False, None, 15),
+        ("§8 D strict: nothing counts", 0, 60, False, None, -60),
+        ("out on a picture: + 100", 45, 0, True, 10, 145),
+        ("out on a numeral: + 50", 15, 0, True, 5, 65),
+    ],
+)
+def test_quick_scores(
+    rule: str, plus: int, minus: int, went_out: bool, discard: int | None, points: int
+) -> None:
+    assert score_remi_quick(plus, minus, went_out, discard).points == points, rule
+
+
+@pytest.mark.parametrize(
+    ("plus", "minus", "went_out", "discard", "where", "message"),
+    [
+        (-5, 0, False, None, "plus", "must be a whole number, 0 or more"),
+        (0, -5, False, None, "minus", "must be a whole number, 0 or more"),
+        (22, 0, False, None, "plus", "cards are worth 5, 10 or 15, so this is a multiple of 5"),
+        (0, 7, False, None, "minus", "cards are worth 5, 10 or 15, so this is a multiple of 5"),
+        (10, 0, False, None, "plus", "a combination has 3 or more cards, so plus is 0 or 15+"),
+        (50, 0, True, None, "discard_value", "the final discard is worth 5, 10 or 15"),
+        (50, 0, True, 20, "discard_value", "the final discard is worth 5, 10 or 15"),
+        (50, 0, False, 15, "discard_value", "only the player who went out has a final discard"),
+        (50, 10, True, 15, "minus", "a player who went out has every card in a combination"),
+        (0, 0, True, 15, "plus", "a player who went out has at least one combination"),
+    ],
+)
+def test_quick_mode_checks_the_totals(
+    plus: int, minus: int, went_out: bool, discard: int | None, where: str, message: str
+) -> None:
+    with pytest.raises(RemiError) as caught:
+        score_remi_quick(plus, minus, went_out, discard)
+    assert (where, message) in caught.value.problems
+
+
+def test_quick_mode_explains() -> None:
+    score = score_remi_quick(50, 0, went_out=True, discard_value=15)
+    assert [str(step) for step in score.explanation] == [
+        "50 − 0 = 50.",
+        "Went out: 10 × 15 = +150, 200 in all.",
+    ]
+    assert (score.plus, score.minus, score.closing_bonus) == (50, 0, 150)
