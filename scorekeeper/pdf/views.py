@@ -1,0 +1,3 @@
+"""PDF routes (being written)."""
+
+from __future__ import annotations
