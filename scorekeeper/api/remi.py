@@ -1,0 +1,1 @@
+"""Remi JSON API."""

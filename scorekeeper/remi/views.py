@@ -1,0 +1,1 @@
+"""Remi deal checker views."""
