@@ -50,12 +50,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
+    from .backup import bp as backup_bp
     from .checker import bp as checker_bp
     from .games import bp as games_bp
+    from .pdf import bp as pdf_bp
+    from .remi import bp as remi_bp
 
-    app.register_blueprint(games_bp)
-    app.register_blueprint(checker_bp)
-    app.register_blueprint(api_bp)
+    for blueprint in (games_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp):
+        app.register_blueprint(blueprint)
 
 
 def _instance_secret_key(instance: Path) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask import Flask, request
 from flask_babel import Babel, get_locale, gettext
+from flask_babel import lazy_gettext as _l
 
 LANGUAGES: dict[str, str] = {"en": "English", "fa": "فارسی", "ru": "Русский"}
 RTL = {"fa"}
@@ -35,9 +36,25 @@ def translate(template: str) -> str:
     return translated
 
 
+OUTCOMES = {
+    "knock": _l("knock"),
+    "undercut": _l("undercut"),
+    "gin": _l("gin"),
+    "big_gin": _l("big gin"),
+    "tie": _l("tie"),
+    "dead": _l("dead hand"),
+}
+
+
+def outcome_label(outcome: object) -> str:
+    """A hand's outcome in the page's language."""
+    return str(OUTCOMES.get(str(outcome), str(outcome)))
+
+
 def init_app(app: Flask) -> None:
     """Install Babel and the template helpers."""
     Babel(app, locale_selector=select_locale)
+    app.add_template_global(outcome_label)
 
     @app.context_processor
     def _language() -> dict[str, Any]:

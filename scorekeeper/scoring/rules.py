@@ -193,15 +193,19 @@ def rules_from_spec(spec: str | Mapping[str, Any] | None) -> Rules:
         return PRESETS["classic"]
     if isinstance(spec, str):
         if spec not in PRESETS:
-            raise RulesError([("preset", f"unknown preset {spec!r}; choose one of {', '.join(PRESETS)}")])
+            raise RulesError([("preset", _unknown(spec))])
         return PRESETS[spec]
     if not isinstance(spec, Mapping):
         raise RulesError([("rules", "rules must be a preset name or an object")])
     name = spec.get("preset", "classic")
     if not isinstance(name, str) or name not in PRESETS:
-        raise RulesError([("preset", f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}")])
+        raise RulesError([("preset", _unknown(name))])
     changes = {k: v for k, v in spec.items() if k != "preset"}
     base = PRESETS[name]
     if not changes:
         return base
-    return Rules.from_dict({**base.to_dict(), **changes, "preset": name if not changes else "custom"})
+    return Rules.from_dict({**base.to_dict(), **changes, "preset": "custom"})
+
+
+def _unknown(name: object) -> str:
+    return f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}"

@@ -1,0 +1,108 @@
+"""From a hand form to stored inputs, and back, with the engine's problems at the fields."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_wtf import FlaskForm
+
+from ..hands import canonical_cards
+from .forms import QuickHandForm
+
+
+def seat_choices(players: Iterable[str]) -> list[tuple[str, str]]:
+    """Radio choices naming each player by seat."""
+    return [(str(i), name) for i, name in enumerate(players)]
+
+
+def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
+    """Stored inputs from a quick form, or ``None`` after marking what is missing."""
+    outcome = form.outcome.data
+    if outcome == "dead":
+        return {"mode": "quick", "outcome": "dead", "knocker": None,
+                "knocker_deadwood": None, "defender_deadwood": None,
+                "upcard": (form.upcard.data or "").strip() or None}
+    missing = False
+    if form.knocker.data in (None, "", "None"):
+        form.knocker.errors = [_("Choose who went out.")]
+        missing = True
+    if form.defender_deadwood.data is None and not form.defender_deadwood.errors:
+        form.defender_deadwood.errors = [_("Enter the defender's deadwood after layoffs.")]
+        missing = True
+    if outcome == "knock" and form.knocker_deadwood.data is None and not form.knocker_deadwood.errors:
+        form.knocker_deadwood.errors = [_("Enter the knocker's deadwood.")]
+        missing = True
+    if missing:
+        return None
+    return {
+        "mode": "quick",
+        "outcome": outcome,
+        "knocker": int(form.knocker.data),
+        "knocker_deadwood": form.knocker_deadwood.data or 0,
+        "defender_deadwood": form.defender_deadwood.data,
+        "upcard": (form.upcard.data or "").strip() or None,
+    }
+
+
+def fill_quick(form: QuickHandForm, inputs: Mapping[str, Any]) -> None:
+    """Prefill a quick form from stored inputs (editing a hand)."""
+    form.outcome.data = inputs.get("outcome") or "knock"
+    if inputs.get("mode") == "cards":
+        form.outcome.data = "knock"
+    knocker = inputs.get("knocker")
+    form.knocker.data = str(knocker) if knocker is not None else None
+    form.knocker_deadwood.data = inputs.get("knocker_deadwood")
+    form.defender_deadwood.data = inputs.get("defender_deadwood")
+    form.upcard.data = inputs.get("upcard") or ""
+
+
+def card_inputs(knocker: int, kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """Stored inputs from the engine arguments a card form produced."""
+
+    def melds(value: Any) -> list[list[str]] | None:
+        return None if value is None else [canonical_cards(m) for m in value]
+
+    layoffs = kwargs.get("layoffs")
+    upcard = kwargs.get("upcard")
+    return {
+        "mode": "cards",
+        "knocker": knocker,
+        "knocker_cards": canonical_cards(kwargs["knocker_cards"]),
+        "knocker_melds": melds(kwargs.get("knocker_melds")),
+        "defender_cards": canonical_cards(kwargs["defender_cards"]),
+        "defender_melds": melds(kwargs.get("defender_melds")),
+        "layoffs": None if layoffs is None
+        else [{"card": str(lay.card), "meld": lay.meld} for lay in layoffs],
+        "upcard": str(upcard) if upcard is not None else None,
+    }
+
+
+def show_problems(form: FlaskForm, problems: Iterable[Any], fields: Mapping[str, str]) -> None:
+    """Put each engine problem at the field its ``where`` names (else at the form)."""
+    form_errors: list[str] = list(getattr(form, "form_errors", []))
+    for problem in problems:
+        where, message = _where_message(problem)
+        name = fields.get(where) or fields.get(where.split(".")[0])
+        field = getattr(form, name, None) if name else None
+        if field is not None:
+            field.errors = [*list(field.errors), message]
+        else:
+            form_errors.append(message)
+    form.form_errors = form_errors  # type: ignore[misc]
+
+
+def _where_message(problem: Any) -> tuple[str, str]:
+    if isinstance(problem, tuple):
+        return str(problem[0]), str(problem[1])
+    return str(problem.where), str(problem.message)
+
+
+QUICK_FIELDS = {
+    "knocker_deadwood": "knocker_deadwood",
+    "defender_deadwood": "defender_deadwood",
+    "outcome": "outcome",
+    "upcard": "upcard",
+    "knocker": "knocker_deadwood",
+}

@@ -1,0 +1,179 @@
+"""Forms of the game pages. Every one carries a CSRF token (Flask-WTF)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+
+from ..models import new_token
+
+NAME_MAX = 40
+
+
+class EmptyForm(FlaskForm):
+    """A button-only POST (undo, rematch, language) still carries CSRF."""
+
+
+def _optional_int(label: Any, low: int = 0, high: int = 10000) -> IntegerField:
+    return IntegerField(label, validators=[Optional(), NumberRange(low, high)])
+
+
+class NewGameForm(FlaskForm):
+    """Players, rules and the first dealer of a new game."""
+
+    variant = SelectField(
+        _l("Game"),
+        choices=[("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))],
+        default="gin",
+    )
+    player1 = StringField(_l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX)])
+    player2 = StringField(_l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX)])
+    preset = SelectField(
+        _l("Rules"),
+        choices=[
+            ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
+            ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
+            ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
+            ("modern", _l("Modern: gin 25, big gin 31, undercut 25, game 100, box 25")),
+            ("oklahoma", _l("Oklahoma: upcard sets the knock limit, target 150")),
+        ],
+        default="classic",
+    )
+    dealer = RadioField(
+        _l("First dealer"),
+        choices=[("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))],
+        default="0",
+    )
+    pin = StringField(
+        _l("PIN for other phones (optional)"),
+        validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
+    )
+    # Custom settings: blank keeps the preset's value.
+    target = _optional_int(_l("Target"), 1)
+    knock_limit = _optional_int(_l("Knock limit"), 0, 10)
+    gin_bonus = _optional_int(_l("Gin bonus"))
+    big_gin_bonus = _optional_int(_l("Big gin bonus (blank: preset; 0 with 'no big gin' off)"))
+    no_big_gin = BooleanField(_l("No big gin"))
+    undercut_bonus = _optional_int(_l("Undercut bonus"))
+    game_bonus = _optional_int(_l("Game bonus"))
+    box_bonus = _optional_int(_l("Box bonus"))
+    shutout = SelectField(
+        _l("Shutout"),
+        choices=[
+            ("", _l("As the preset")),
+            ("none", _l("Nothing extra")),
+            ("double", _l("Winner's points and game bonus doubled")),
+            ("double_all", _l("Doubled, box bonuses too")),
+            ("flat", _l("A flat bonus")),
+        ],
+        default="",
+    )
+    shutout_bonus = _optional_int(_l("Flat shutout bonus"))
+    tie = SelectField(
+        _l("A tie (equal deadwood)"),
+        choices=[("", _l("As the preset")), ("undercut", _l("is an undercut")), ("nil", _l("scores nothing"))],
+        default="",
+    )
+    next_dealer = SelectField(
+        _l("Next dealer"),
+        choices=[
+            ("", _l("As the preset")),
+            ("winner", _l("The winner of the hand")),
+            ("loser", _l("The loser of the hand")),
+            ("alternate", _l("Players take turns")),
+        ],
+        default="",
+    )
+    oklahoma_ace = SelectField(
+        _l("Oklahoma: an ace upcard"),
+        choices=[("", _l("As the preset")), ("gin_only", _l("gin only")), ("one", _l("knock with 1"))],
+        default="",
+    )
+    spade_doubles = SelectField(
+        _l("Oklahoma: a spade upcard"),
+        choices=[("", _l("As the preset")), ("yes", _l("doubles the hand")), ("no", _l("changes nothing"))],
+        default="",
+    )
+
+    def players(self) -> list[str]:
+        """The players' names, trimmed."""
+        return [self.player1.data.strip(), self.player2.data.strip()]
+
+    def rule_changes(self) -> dict[str, Any]:
+        """Settings the player changed from the preset."""
+        changes: dict[str, Any] = {}
+        for name in ("target", "knock_limit", "gin_bonus", "big_gin_bonus", "undercut_bonus",
+                     "game_bonus", "box_bonus", "shutout_bonus"):
+            value = getattr(self, name).data
+            if value is not None:
+                changes[name] = value
+        if self.no_big_gin.data:
+            changes["big_gin_bonus"] = None
+        for name in ("shutout", "next_dealer", "oklahoma_ace"):
+            if getattr(self, name).data:
+                changes[name] = getattr(self, name).data
+        if self.tie.data:
+            changes["tie_is_undercut"] = self.tie.data == "undercut"
+        if self.spade_doubles.data:
+            changes["spade_doubles"] = self.spade_doubles.data == "yes"
+        if self.variant.data == "oklahoma":
+            changes["oklahoma"] = True
+        return changes
+
+
+class HandMeta(FlaskForm):
+    """What every hand form carries: the sheet version it was drawn from and its token."""
+
+    version = HiddenField()
+    token = HiddenField()
+
+    def fresh(self) -> None:
+        """Give a newly drawn form its own idempotency token."""
+        if not self.token.data:
+            self.token.data = new_token()
+
+
+class QuickHandForm(HandMeta):
+    """A hand in a few taps: outcome, who went out, two numbers."""
+
+    outcome = RadioField(
+        _l("Outcome"),
+        choices=[("knock", _l("Knock")), ("gin", _l("Gin")), ("big_gin", _l("Big gin")),
+                 ("dead", _l("Dead hand"))],
+        default="knock",
+        validators=[InputRequired()],
+    )
+    knocker = RadioField(_l("Who went out"), choices=[], validators=[Optional()])
+    knocker_deadwood = IntegerField(
+        _l("Knocker's deadwood"), validators=[Optional(), NumberRange(0, 200)]
+    )
+    defender_deadwood = IntegerField(
+        _l("Defender's deadwood after layoffs"), validators=[Optional(), NumberRange(0, 200)]
+    )
+    upcard = StringField(_l("Upcard"), validators=[Optional(), Length(max=10)])
+
+
+class PinForm(FlaskForm):
+    """Another phone at the table takes over editing with the game's PIN."""
+
+    pin = StringField(_l("PIN"), validators=[InputRequired(), Length(max=6)])
+
+
+class SetPinForm(FlaskForm):
+    """The editor sets or changes the PIN."""
+
+    pin = StringField(
+        _l("New PIN"),
+        validators=[InputRequired(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
+    )

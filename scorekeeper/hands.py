@@ -1,0 +1,117 @@
+"""A gin hand as stored: its inputs in one canonical shape, and scoring them.
+
+The web forms and the JSON API both turn what a player entered into these inputs;
+the sheet, the PDF and the API scores all come from replaying them through the
+engine. Two shapes:
+
+- quick: ``{"mode": "quick", "outcome": "knock"|"gin"|"big_gin"|"dead",
+  "knocker": seat|None, "knocker_deadwood": n, "defender_deadwood": n, "upcard": "7S"|None}``
+- cards: ``{"mode": "cards", "knocker": seat, "knocker_cards": [...],
+  "knocker_melds": [[...]]|None, "defender_cards": [...], "defender_melds": [[...]]|None,
+  "layoffs": [{"card": "8S", "meld": 0}]|None, "upcard": "7S"|None}``
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .scoring import (
+    Card,
+    HandResult,
+    HandScore,
+    Layoff,
+    Outcome,
+    Rules,
+    parse_cards,
+    score_quick_hand,
+    settle_gin_hand,
+)
+
+QUICK_OUTCOMES = (Outcome.KNOCK, Outcome.GIN, Outcome.BIG_GIN, Outcome.DEAD)
+
+
+@dataclass(frozen=True)
+class ScoredHand:
+    """A stored hand with what the engine made of it."""
+
+    inputs: Mapping[str, Any]
+    result: HandResult
+    score: HandScore
+
+    @property
+    def knocker(self) -> int | None:
+        """The seat that went out, ``None`` for a dead hand."""
+        seat = self.inputs.get("knocker")
+        return seat if isinstance(seat, int) else None
+
+    @property
+    def cards_mode(self) -> bool:
+        """Whether the hand was entered card by card."""
+        return self.inputs.get("mode") == "cards"
+
+
+def score_hand(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (0, 1)) -> ScoredHand:
+    """Score stored (or about to be stored) inputs; raises ``HandError`` when they're wrong.
+
+    ``seats`` are the two seats playing this hand (partnership and three-hand gin pass
+    their own pairings); ``inputs["knocker"]`` is one of them.
+    """
+    upcard = _card(inputs.get("upcard"))
+    knocker = inputs.get("knocker")
+    if inputs.get("mode") == "cards":
+        result = settle_gin_hand(
+            rules,
+            _cards(inputs.get("knocker_cards")),
+            _cards(inputs.get("defender_cards")),
+            knocker_melds=_melds(inputs.get("knocker_melds")),
+            defender_melds=_melds(inputs.get("defender_melds")),
+            layoffs=_layoffs(inputs.get("layoffs")),
+            upcard=upcard,
+        )
+    else:
+        result = score_quick_hand(
+            rules,
+            Outcome(inputs.get("outcome", "knock")),
+            int(inputs.get("knocker_deadwood") or 0),
+            int(inputs.get("defender_deadwood") or 0),
+            upcard=upcard,
+        )
+    if result.outcome is Outcome.DEAD or knocker not in seats:
+        score = HandScore(Outcome.DEAD, None, 0)
+    else:
+        defender = next(s for s in seats if s != knocker)
+        score = result.score(knocker, defender)
+    return ScoredHand(inputs, result, score)
+
+
+def canonical_cards(cards: Sequence[Card]) -> list[str]:
+    """Cards in the canonical text form stored and returned by the API."""
+    return [str(c) for c in cards]
+
+
+def _card(text: object) -> Card | None:
+    if not text:
+        return None
+    return parse_cards(str(text))[0]
+
+
+def _cards(value: object) -> list[Card]:
+    if isinstance(value, str):
+        return parse_cards(value)
+    if isinstance(value, list):
+        return parse_cards([str(v) for v in value])
+    return []
+
+
+def _melds(value: object) -> list[list[Card]] | None:
+    if not isinstance(value, list):
+        return None
+    return [_cards(meld) for meld in value]
+
+
+def _layoffs(value: object) -> list[Layoff] | None:
+    if not isinstance(value, list):
+        return None
+    return [Layoff(parse_cards(str(item["card"]))[0], int(item["meld"])) for item in value]

@@ -1,0 +1,47 @@
+"""A game's sheet: its stored hands replayed through the engine.
+
+Nothing here decides a score; it only feeds the stored inputs to ``scoring/`` in
+order and keeps each hand's result beside the game state, for the page, the PDF
+and the API alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hands import ScoredHand, score_hand
+from .models import Game
+from .scoring import Rules
+from .scoring.game import GinGame, play_gin_game
+
+TWO_PLAYER_VARIANTS = ("gin", "oklahoma")
+
+
+@dataclass(frozen=True)
+class GinSheet:
+    """A two-player gin (or Oklahoma) game as its sheet shows it."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    hands: tuple[ScoredHand, ...]
+    game: GinGame
+
+    @property
+    def finished(self) -> bool:
+        """Whether somebody reached the target."""
+        return self.game.finished
+
+
+def game_rules(game: Game) -> Rules:
+    """The game's frozen rules."""
+    return Rules.from_dict(game.rules)
+
+
+def gin_sheet(game: Game) -> GinSheet:
+    """Replay a two-player game's hands."""
+    rules = game_rules(game)
+    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    played = play_gin_game(
+        rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
+    )
+    return GinSheet(rules, tuple(game.players), hands, played)

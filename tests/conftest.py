@@ -1,0 +1,76 @@
+"""Fixtures: an app on a fresh database (SQLite, or PostgreSQL when
+``SCOREKEEPER_TEST_DATABASE_URL`` is set), a client, and a CLI runner."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import create_engine, text
+
+from scorekeeper import create_app
+
+PG_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+
+
+def reset_postgres(url: str) -> None:
+    """Empty the test database so every test starts from a clean migration."""
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture
+def database_url(tmp_path: Path) -> str:
+    """A database of the test's own."""
+    if PG_URL:
+        reset_postgres(PG_URL)
+        return PG_URL
+    return f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+@pytest.fixture
+def make_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
+    """Build apps on the test's database (several share it, like several processes)."""
+    apps: list[Flask] = []
+
+    def build(**config: Any) -> Flask:
+        app = create_app({
+            "TESTING": True,
+            "SECRET_KEY": "test",
+            "DATABASE_URL": database_url,
+            "WTF_CSRF_ENABLED": False,
+            **config,
+        })
+        apps.append(app)
+        return app
+
+    yield build
+    for app in apps:
+        app.extensions["scorekeeper.engine"].dispose()
+
+
+@pytest.fixture
+def app(make_app: Any) -> Flask:
+    """The app under test, CSRF off (one test module turns it on)."""
+    application: Flask = make_app()
+    return application
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A browser without JavaScript."""
+    return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """The ``flask`` command line."""
+    return app.test_cli_runner()

@@ -1,0 +1,51 @@
+"""Small helpers the web tests share: start a game, enter hands, read the sheet."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask.testing import FlaskClient
+
+
+def new_game(client: FlaskClient, preset: str = "classic", players: tuple[str, str] = ("Ann", "Bob"),
+             **extra: Any) -> str:
+    """Start a game through the page and return its id (this client may edit it)."""
+    data = {"variant": "gin", "player1": players[0], "player2": players[1], "preset": preset,
+            "dealer": "0", **extra}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
+    assert match, response.headers["Location"]
+    return match.group(1)
+
+
+def version_of(client: FlaskClient, game_id: str) -> int:
+    """The sheet version the API reports."""
+    return int(client.get(f"/api/v1/games/{game_id}").get_json()["version"])
+
+
+def quick(client: FlaskClient, game_id: str, outcome: str, knocker: int | None,
+          k: int | None = None, d: int | None = None, **extra: Any) -> Any:
+    """Enter a hand in quick mode the way the sheet's form sends it."""
+    data: dict[str, Any] = {"outcome": outcome, "version": version_of(client, game_id), **extra}
+    if knocker is not None:
+        data["knocker"] = str(knocker)
+    if k is not None:
+        data["knocker_deadwood"] = str(k)
+    if d is not None:
+        data["defender_deadwood"] = str(d)
+    return client.post(f"/g/{game_id}/hands", data=data)
+
+
+def win(client: FlaskClient, game_id: str, seat: int, points: int) -> None:
+    """A knock that gives ``seat`` exactly ``points`` (0 deadwood against ``points``: gin
+    would add a bonus, so knock 1 against points + 1)."""
+    response = quick(client, game_id, "knock", seat, 1, points + 1)
+    assert response.status_code == 302, response.get_data(as_text=True)
+
+
+def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
+    """The whole game as the API returns it."""
+    data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
+    return data
