@@ -183,6 +183,17 @@ def parse_cards(text: CardsText) -> list[Card]:
         if set(map(type, given)) <= _JUST_CARDS:
             return given  # type: ignore[return-value]  # all cards: the solver's hot path
         text = given
+    cards, problems = read_cards(text)
+    if problems:
+        raise CardError(problems)
+    return cards
+
+
+def read_cards(text: CardsText) -> tuple[list[Card], list[str]]:
+    """The good cards of ``text`` and a message for each bad token (a lenient parse).
+
+    Validation uses it to go on checking the cards it could read.
+    """
     cards: list[Card] = []
     problems: list[str] = []
     for token in _tokens(text):
@@ -193,9 +204,7 @@ def parse_cards(text: CardsText) -> list[Card]:
             cards.append(Card.parse(token))
         except CardError as exc:
             problems.extend(exc.problems)
-    if problems:
-        raise CardError(problems)
-    return cards
+    return cards, problems
 
 
 def find_duplicates(cards: Iterable[Card]) -> list[Card]:
