@@ -1,1 +1,154 @@
-"""Remi JSON API."""
+"""``/api/v1/remi/settle``: one Indonesian Remi deal scored as JSON (RULES.md §7).
+
+Rules default to the ``remi`` preset (also when an object of settings names no
+preset). ``where`` paths index lists in brackets: ``players[1].table[0]``.
+Explanations are English sentences.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from functools import partial
+from typing import Any, TypeVar
+
+from ..scoring.cards import Card
+from ..scoring.remi import RemiError, RemiPlayerInput, RemiPlayerResult, settle_remi_deal
+from ..scoring.rules import Rules
+from . import bp
+from .errors import (
+    ApiError,
+    card_from_json,
+    cards_from_json,
+    cards_json,
+    json_object,
+    list_at,
+    object_at,
+    rules_from_json,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+MAX_COMBINATIONS = 16  # more than one player ever holds cards
+MAX_NAME = 40
+
+T = TypeVar("T")
+Problems = list[tuple[str, str]]
+
+
+@bp.post("/remi/settle")
+def remi_settle() -> dict[str, Any]:
+    """Score one Remi deal from every player's table combinations, hand and final discard."""
+    body = json_object()
+    problems: Problems = []
+    rules = _collect(problems, lambda: _rules(body.get("rules")))
+    players = _collect(problems, lambda: _players(body.get("players")))
+    if problems or rules is None or players is None:
+        raise ApiError(problems)
+    try:
+        result = settle_remi_deal(rules, players)
+    except RemiError as exc:
+        raise ApiError([(_bracketed(where), message) for where, message in exc.problems]) from None
+    return {
+        "players": [_player_json(player) for player in result.players],
+        "explanation": [str(step) for step in result.explanation],
+    }
+
+
+def _collect(problems: Problems, read: Callable[[], T]) -> T | None:
+    """``read()``, or ``None`` with its problems added: every mistake is reported at once."""
+    try:
+        return read()
+    except ApiError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def _rules(value: Any) -> Rules:
+    if value is None:
+        value = "remi"
+    elif isinstance(value, dict) and "preset" not in value:
+        value = {"preset": "remi", **value}
+    return rules_from_json(value)
+
+
+def _players(value: Any) -> list[RemiPlayerInput]:
+    if value is None:
+        raise ApiError([("players", "this field is required")])
+    items = list_at(value, "players", limit=MAX_PLAYERS * 4)
+    problems: Problems = []
+    if not MIN_PLAYERS <= len(items) <= MAX_PLAYERS:
+        problems.append(("players", f"Remi is for 2 to 4 players, not {len(items)}"))
+    players = [
+        _collect(problems, partial(_player, item, f"players[{i}]"))
+        for i, item in enumerate(items)
+    ]
+    if problems:
+        raise ApiError(problems)
+    return [player for player in players if player is not None]
+
+
+def _player(value: Any, at: str) -> RemiPlayerInput:
+    entry = object_at(value, at)
+    problems: Problems = []
+    name = _collect(problems, lambda: _name(entry.get("name"), f"{at}.name"))
+    table = _collect(problems, lambda: _table(entry.get("table"), f"{at}.table"))
+    hand = _collect(problems, lambda: _hand(entry.get("hand"), f"{at}.hand"))
+    went_out = entry.get("went_out", False)
+    if not isinstance(went_out, bool):
+        problems.append((f"{at}.went_out", "must be true or false"))
+    discard = entry.get("final_discard")
+    final = _collect(
+        problems,
+        lambda: None if discard is None else card_from_json(discard, f"{at}.final_discard"),
+    )
+    if problems or name is None or table is None or hand is None:
+        raise ApiError(problems)
+    return RemiPlayerInput(name, table, hand, went_out is True, final)
+
+
+def _name(value: Any, at: str) -> str:
+    if value is None:
+        raise ApiError([(at, "this field is required")])
+    if not isinstance(value, str):
+        raise ApiError([(at, "must be a string")])
+    if len(value) > MAX_NAME:
+        raise ApiError([(at, f"must be at most {MAX_NAME} characters")])
+    return value
+
+
+def _table(value: Any, at: str) -> list[list[Card]]:
+    if value is None:
+        return []
+    groups = list_at(value, at, limit=MAX_COMBINATIONS)
+    problems: Problems = []
+    table = [
+        _collect(problems, partial(cards_from_json, group, f"{at}[{j}]"))
+        for j, group in enumerate(groups)
+    ]
+    if problems:
+        raise ApiError(problems)
+    return [group for group in table if group is not None]
+
+
+def _hand(value: Any, at: str) -> list[Card]:
+    return [] if value is None else cards_from_json(value, at)
+
+
+_SEAT = re.compile(r"\.(\d+)(?=\.|$)")
+
+
+def _bracketed(where: str) -> str:
+    """The engine's ``players.1.table.0`` as the API writes it, ``players[1].table[0]``."""
+    return _SEAT.sub(r"[\1]", where)
+
+
+def _player_json(player: RemiPlayerResult) -> dict[str, Any]:
+    return {
+        "name": player.name,
+        "combinations": [cards_json(c.cards) for c in player.combinations],
+        "unmatched": cards_json(player.unmatched),
+        "points": player.points,
+        "plus": player.plus,
+        "minus": player.minus,
+        "closing_bonus": player.closing_bonus,
+    }

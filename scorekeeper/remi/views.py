@@ -1,1 +1,21 @@
-"""Remi deal checker views."""
+"""The Remi deal checker's page.
+
+A POST here changes nothing on the server: it scores the typed deal and shows the form
+again (typed text kept) with the result below, so it renders instead of redirecting;
+the CSRF token is still checked.
+"""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from . import bp
+from .forms import RemiCheckForm
+
+
+@bp.route("/remi/check", methods=["GET", "POST"])
+def check() -> str:
+    """Check a Remi deal: every player's cards in, every player's points out, step by step."""
+    form = RemiCheckForm()
+    result = form.settle() if form.validate_on_submit() else None
+    return render_template("remi/check.html", form=form, result=result)

@@ -1,0 +1,180 @@
+"""The Remi deal checker's form: the rules, up to four players' cards, and who went out.
+
+Every field keeps exactly what was typed. A player block left blank is not in the
+deal; a typed block without a name is called "Player N". The engine's problems
+(``players.1.hand``...) are shown at the field of the block they are about.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import FieldList, Form, FormField, RadioField, StringField
+from wtforms.validators import Length, StopValidation
+
+from ..handforms import MAX_TEXT, CardsField
+from ..scoring import Card, CardError, parse_cards, rules_from_spec
+from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
+
+SEATS = 4
+STOCK_RAN_OUT = "none"
+MAX_NAME = 40
+_GROUP_SEPARATORS = re.compile(r"[\n;|]+")
+
+
+class CombinationsField(StringField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+    """Combinations put down, one a line (or separated by ``;``). Parsed into ``groups``."""
+
+    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
+        super().__init__(label, validators, **kwargs)
+        self.groups: list[list[Card]] = []
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = str(valuelist[0]) if valuelist else ""
+
+    def pre_validate(self, form: Any) -> None:
+        self.groups = []
+        text = self.data or ""
+        if len(text) > MAX_TEXT:
+            raise StopValidation(_("That is too long for one player's cards."))
+        pieces = [piece.strip() for piece in _GROUP_SEPARATORS.split(text) if piece.strip()]
+        for number, piece in enumerate(pieces, start=1):
+            try:
+                self.groups.append(parse_cards(piece))
+            except CardError as exc:
+                self.errors.extend(
+                    _("Combination %(number)d: %(problem)s", number=number, problem=problem)
+                    for problem in exc.problems
+                )
+
+
+class DiscardField(StringField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+    """The one card the player who went out discarded. Parsed into ``card``."""
+
+    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
+        super().__init__(label, validators, **kwargs)
+        self.card: Card | None = None
+
+    def pre_validate(self, form: Any) -> None:
+        self.card = None
+        text = (self.data or "").strip()
+        if not text:
+            return
+        if len(text) > 20:
+            raise StopValidation(_("The final discard is one card."))
+        try:
+            cards = parse_cards(text)
+        except CardError as exc:
+            self.errors.extend(exc.problems)
+            return
+        if len(cards) != 1:
+            self.errors.append(_("The final discard is one card."))
+            return
+        self.card = cards[0]
+
+
+class PlayerForm(Form):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+    """One player's block: name, combinations on the table, cards still in hand."""
+
+    player_name = StringField(_l("Name"), [Length(max=MAX_NAME)])
+    table = CombinationsField(_l("Combinations on the table"))
+    hand = CardsField(_l("Cards in hand"))
+
+    def is_blank(self) -> bool:
+        """Nothing typed: the seat is empty."""
+        return not any((f.data or "").strip() for f in (self.player_name, self.table, self.hand))
+
+
+class RemiCheckForm(FlaskForm):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+    """Rules, 2–4 players' cards and who went out, to settle one Remi deal."""
+
+    rules = RadioField(
+        _l("Rules"),
+        choices=[
+            ("strict", _l("Sequence first: sets count only with a sequence")),
+            ("lenient", _l("Sets always count")),
+        ],
+        default="strict",
+    )
+    players = FieldList(FormField(PlayerForm), min_entries=SEATS, max_entries=SEATS)
+    went_out = RadioField(_l("Who went out?"), default=STOCK_RAN_OUT)
+    final_discard = DiscardField(_l("Final discard (of the player who went out)"))
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.went_out.choices = [
+            (str(seat), self.player_name(seat)) for seat in range(SEATS)
+        ] + [(STOCK_RAN_OUT, _("Nobody: the stock ran out"))]
+
+    def player(self, seat: int) -> PlayerForm:
+        """The block of ``seat`` (0-based)."""
+        block: PlayerForm = self.players[seat].form
+        return block
+
+    def player_name(self, seat: int) -> str:
+        """The typed name, or "Player N"."""
+        typed = (self.player(seat).player_name.data or "").strip()
+        return typed or _("Player %(number)d", number=seat + 1)
+
+    def seats(self) -> list[int]:
+        """The blocks in the deal: those with something typed, and whoever went out."""
+        return [
+            seat
+            for seat in range(SEATS)
+            if not self.player(seat).is_blank() or self.went_out.data == str(seat)
+        ]
+
+    def settle(self) -> RemiResult | None:
+        """Score the deal of a valid form; ``None`` with the problems shown at their fields."""
+        seats = self.seats()
+        if len(seats) < 2:
+            self.form_errors.append(_("Enter the cards of at least two players."))
+            return None
+        if self.went_out.data == STOCK_RAN_OUT and self.final_discard.card is not None:
+            self._add(self.final_discard, _("Only the player who went out has a final discard."))
+            return None
+        strict = self.rules.data != "lenient"
+        rules = rules_from_spec({"preset": "remi", "sets_need_sequence": strict})
+        try:
+            return settle_remi_deal(rules, [self._input(seat) for seat in seats])
+        except RemiError as exc:
+            for where, message in exc.problems:
+                self._show(seats, where, message)
+            return None
+
+    def _input(self, seat: int) -> RemiPlayerInput:
+        block = self.player(seat)
+        out = self.went_out.data == str(seat)
+        return RemiPlayerInput(
+            name=self.player_name(seat),
+            table=block.table.groups,
+            hand=block.hand.cards,
+            went_out=out,
+            final_discard=self.final_discard.card if out else None,
+        )
+
+    def _show(self, seats: list[int], where: str, message: str) -> None:
+        """Put an engine problem (``players.1.table.0``) at the field it is about."""
+        parts = where.split(".")
+        if len(parts) < 2 or parts[0] != "players" or not parts[1].isdigit():
+            self.form_errors.append(message)
+            return
+        block = self.player(seats[int(parts[1])])
+        fields = {
+            "name": block.player_name,
+            "table": block.table,
+            "hand": block.hand,
+            "final_discard": self.final_discard,
+        }
+        self._add(fields.get(parts[2] if len(parts) > 2 else "hand", block.hand), message)
+
+    @staticmethod
+    def _add(field: Any, message: str) -> None:
+        errors = list(field.errors)
+        if message not in errors:
+            errors.append(message)
+        field.errors = errors
