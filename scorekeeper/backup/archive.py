@@ -1,0 +1,279 @@
+"""A game as a JSON document, and documents back into new games.
+
+The export is the API's whole-game JSON (``GET /api/v1/games/<id>``) plus the game's
+history. An import reads only what players entered — players, variant, rules, setup,
+each hand's inputs in order, the history — checks every hand with the engine, and
+creates *new* games (new ids and secrets). Any problem refuses the whole file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..hands import score_hand
+from ..models import Change, Game, Hand, now_utc
+from ..scoring import HandError
+from ..scoring.rules import Rules, RulesError
+from ..sheets import TWO_PLAYER_VARIANTS, gin_sheet
+
+FORMAT = "scorekeeper-export"
+FORMAT_VERSION = 1
+NAME_MAX = 40
+MAX_GAMES = 10_000
+MAX_HANDS = 2_000
+MAX_CHANGES = 20_000
+SHORT_TEXT = 20  # Change.action and Change.by columns
+
+
+class ArchiveError(ValueError):
+    """A file that cannot be imported; ``problems`` lists (where, message) pairs."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        self.problems = problems
+        super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
+
+
+def export_game(game: Game) -> dict[str, Any]:
+    """One game: the API's JSON for it, plus its history."""
+    from ..api.games import game_json
+
+    if game.variant in TWO_PLAYER_VARIANTS:
+        document = game_json(game, gin_sheet(game))
+    else:  # a variant without a gin sheet: what was entered, without derived scores
+        document = {
+            "id": game.id, "variant": game.variant, "players": list(game.players),
+            "rules": dict(game.rules), "setup": dict(game.setup), "version": game.version,
+            "created_at": game.created_at.isoformat(),
+            "hands": [{"number": h.number, "inputs": dict(h.inputs)} for h in game.hands],
+        }
+    document["history"] = [_change_json(change) for change in game.changes]
+    return {"format": FORMAT, "format_version": FORMAT_VERSION, **document}
+
+
+def export_all(db: Session) -> dict[str, Any]:
+    """Every game in the database, oldest first."""
+    games = db.scalars(select(Game).order_by(Game.created_at, Game.id)).all()
+    return {"format": FORMAT, "format_version": FORMAT_VERSION,
+            "games": [export_game(game) for game in games]}
+
+
+def _change_json(change: Change) -> dict[str, Any]:
+    return {"at": change.at.isoformat(), "action": change.action,
+            "hand_number": change.hand_number, "before": change.before,
+            "after": change.after, "by": change.by}
+
+
+@dataclass
+class _Problems:
+    found: list[tuple[str, str]] = field(default_factory=list)
+
+    def add(self, where: str, message: str) -> None:
+        self.found.append((where, message))
+
+
+def read_archive(document: Any) -> list[Game]:
+    """Unsaved new games from an export document; ``ArchiveError`` lists every problem."""
+    problems = _Problems()
+    if not isinstance(document, dict):
+        raise ArchiveError([("file", "must hold a JSON object (a game, or {\"games\": [...]})")])
+    if "games" in document:
+        items, prefix = document["games"], "games"
+        if not isinstance(items, list):
+            raise ArchiveError([("games", "must be a list of games")])
+        if len(items) > MAX_GAMES:
+            raise ArchiveError([("games", f"at most {MAX_GAMES} games per file")])
+    else:
+        items, prefix = [document], "game"
+    games = []
+    for i, item in enumerate(items):
+        where = f"{prefix}[{i}]" if prefix == "games" else prefix
+        game = _read_game(item, where, problems)
+        if game is not None:
+            games.append(game)
+    if problems.found:
+        raise ArchiveError(problems.found)
+    if not games:
+        raise ArchiveError([("games", "the file holds no game")])
+    return games
+
+
+def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
+    if not isinstance(item, dict):
+        problems.add(where, "must be a JSON object")
+        return None
+    before = len(problems.found)
+    variant = item.get("variant")
+    if variant not in TWO_PLAYER_VARIANTS:
+        problems.add(f"{where}.variant", f"must be one of {', '.join(TWO_PLAYER_VARIANTS)}")
+    players = _players(item.get("players"), f"{where}.players", problems)
+    rules = _rules(item.get("rules"), f"{where}.rules", problems)
+    setup = _setup(item.get("setup", {"dealer": 0}), f"{where}.setup", problems)
+    version = item.get("version", 0)
+    if not _whole(version, 0, 10**9):
+        problems.add(f"{where}.version", "must be a whole number, 0 or more")
+    created = _time(item.get("created_at"), f"{where}.created_at", problems)
+    hands = _hands(item.get("hands", []), rules, f"{where}.hands", problems)
+    changes = _history(item.get("history", []), f"{where}.history", problems)
+    if len(problems.found) > before or rules is None:
+        return None
+    game = Game(variant=variant, players=players, rules=rules.to_dict(), setup=setup,
+                version=version, created_at=created or now_utc(), updated_at=now_utc(),
+                hands=[Hand(number=n, inputs=inputs) for n, inputs in enumerate(hands, 1)],
+                changes=changes)
+    game.changes.append(Change(action="import", by="import"))
+    try:
+        gin_sheet(game)  # the whole sheet replays; each hand alone was already checked
+    except (HandError, RulesError, ValueError, TypeError, LookupError) as exc:
+        problems.add(f"{where}.hands", f"the hands cannot be replayed: {exc}")
+        return None
+    return game
+
+
+def _players(value: Any, where: str, problems: _Problems) -> list[str]:
+    if not isinstance(value, list) or len(value) != 2:
+        problems.add(where, "must be a list of the 2 players' names")
+        return []
+    for i, name in enumerate(value):
+        if not isinstance(name, str) or not name.strip():
+            problems.add(f"{where}[{i}]", "every player needs a name")
+        elif len(name) > NAME_MAX:
+            problems.add(f"{where}[{i}]", f"a name has at most {NAME_MAX} characters")
+    return [str(name) for name in value]
+
+
+def _rules(value: Any, where: str, problems: _Problems) -> Rules | None:
+    if not isinstance(value, dict):
+        problems.add(where, "must be an object of settings")
+        return None
+    try:
+        return Rules.from_dict(value)
+    except RulesError as exc:
+        for key, message in exc.problems:
+            problems.add(f"{where}.{key}", message)
+    except (ValueError, TypeError) as exc:
+        problems.add(where, str(exc))
+    return None
+
+
+def _setup(value: Any, where: str, problems: _Problems) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        problems.add(where, "must be an object")
+        return {}
+    if not _whole(value.get("dealer", 0), 0, 1):
+        problems.add(f"{where}.dealer", "must be the seat of a player (0 or 1)")
+    unknown = sorted(set(value) - {"dealer"})
+    if unknown:
+        problems.add(where, f"unknown setting {unknown[0]!r}")
+    return {"dealer": value.get("dealer", 0)}
+
+
+def _hands(
+    value: Any, rules: Rules | None, where: str, problems: _Problems
+) -> list[dict[str, Any]]:
+    if not isinstance(value, list):
+        problems.add(where, "must be a list of hands")
+        return []
+    if len(value) > MAX_HANDS:
+        problems.add(where, f"at most {MAX_HANDS} hands per game")
+        return []
+    hands = []
+    for i, hand in enumerate(value):
+        at = f"{where}[{i}]"
+        inputs = hand.get("inputs") if isinstance(hand, dict) else None
+        if not isinstance(inputs, dict):
+            problems.add(f"{at}.inputs", "every hand needs its inputs (an object)")
+            continue
+        if inputs.get("mode") not in ("quick", "cards"):
+            problems.add(f"{at}.inputs.mode", "must be quick or cards")
+            continue
+        knocker = inputs.get("knocker")
+        if knocker is not None and not _whole(knocker, 0, 1):
+            problems.add(f"{at}.inputs.knocker", "must be the seat of a player (0 or 1)")
+            continue
+        if rules is not None:
+            message = _engine_check(rules, inputs)
+            if message:
+                problems.add(f"{at}.inputs", message)
+                continue
+        hands.append(inputs)
+    return hands
+
+
+def _engine_check(rules: Rules, inputs: Mapping[str, Any]) -> str | None:
+    """``None`` when the engine scores the hand, else why not."""
+    try:
+        score_hand(rules, inputs)
+    except HandError as exc:
+        return "; ".join(_problem_text(p) for p in exc.problems)
+    except (ValueError, TypeError, LookupError, AttributeError) as exc:
+        return f"cannot be scored ({type(exc).__name__}: {exc})"[:300]
+    return None
+
+
+def _problem_text(problem: Any) -> str:
+    where, message = getattr(problem, "where", ""), getattr(problem, "message", problem)
+    return f"{where}: {message}" if where else str(message)
+
+
+def _history(value: Any, where: str, problems: _Problems) -> list[Change]:
+    if not isinstance(value, list):
+        problems.add(where, "must be a list of changes")
+        return []
+    if len(value) > MAX_CHANGES:
+        problems.add(where, f"at most {MAX_CHANGES} changes per game")
+        return []
+    changes = []
+    for i, item in enumerate(value):
+        at = f"{where}[{i}]"
+        if not isinstance(item, dict):
+            problems.add(at, "must be an object")
+            continue
+        action, by, number = item.get("action"), item.get("by", ""), item.get("hand_number")
+        bad = [name for name, ok in (
+            ("action", _short_text(action) and action),
+            ("by", _short_text(by)),
+            ("hand_number", number is None or _whole(number, 1, 10**6)),
+            ("before", item.get("before") is None or isinstance(item.get("before"), dict)),
+            ("after", item.get("after") is None or isinstance(item.get("after"), dict)),
+        ) if not ok]
+        when = _time(item.get("at"), f"{at}.at", problems)
+        if bad:
+            problems.add(f"{at}.{bad[0]}", "has the wrong type or is too long")
+            continue
+        changes.append(Change(at=when or now_utc(), action=action, hand_number=number,
+                              before=item.get("before"), after=item.get("after"), by=by))
+    return changes
+
+
+def _short_text(value: Any) -> bool:
+    return isinstance(value, str) and len(value) <= SHORT_TEXT
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _time(value: Any, where: str, problems: _Problems) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+    except ValueError:
+        parsed = None
+    if parsed is None:
+        problems.add(where, "must be a date and time (ISO 8601)")
+        return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def save_games(db: Session, games: Iterable[Game]) -> list[Game]:
+    """Add the new games to the session (the caller commits)."""
+    saved = list(games)
+    db.add_all(saved)
+    return saved

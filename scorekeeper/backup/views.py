@@ -1,0 +1,70 @@
+"""The backup pages: a game's JSON export, and the import form."""
+
+from __future__ import annotations
+
+import json
+
+from flask import Response, abort, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.file import FileField, FileRequired
+from werkzeug.wrappers import Response as WerkzeugResponse
+
+from ..db import get_session
+from ..games.access import grant_edit
+from ..models import Game
+from . import bp
+from .archive import ArchiveError, export_game, read_archive, save_games
+
+
+class ImportForm(FlaskForm):
+    """An export file to bring back as new games."""
+
+    file = FileField(_l("Export file (.json)"), validators=[FileRequired()])
+
+
+@bp.get("/g/<game_id>/export.json")
+def export(game_id: str) -> Response:
+    """The whole game and its history as a JSON file, for anyone with the link."""
+    game = get_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    body = json.dumps(export_game(game), ensure_ascii=False, indent=1)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="scorekeeper-{game.id}.json"'
+    return response
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_games() -> str | tuple[str, int] | WerkzeugResponse:
+    """Bring games back from an export file, as new games this browser may edit."""
+    form = ImportForm()
+    if not form.validate_on_submit():
+        status = 422 if form.is_submitted() else 200
+        return render_template("backup/import.html", form=form, problems=[]), status
+    try:
+        document = json.loads(form.file.data.read())
+        games = read_archive(document)
+    except ArchiveError as exc:
+        return _refused(form, exc.problems)
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
+        return _refused(form, [("file", _("This is not a JSON export file."))])
+    db = get_session()
+    save_games(db, games)
+    db.commit()
+    for game in reversed(games):  # the first game ends up at the top of the home page
+        grant_edit(game)
+    if len(games) == 1:
+        flash(_("Game imported. This phone can enter hands."))
+        return redirect(url_for("games.sheet", game_id=games[0].id))
+    flash(_("%(count)s games imported.", count=len(games)))
+    return redirect(url_for("games.home"))
+
+
+def _refused(form: ImportForm, problems: list[tuple[str, str]]) -> tuple[str, int]:
+    """The form again with every problem; nothing was written."""
+    get_session().rollback()
+    shown = problems[:50]
+    return render_template("backup/import.html", form=form, problems=shown,
+                           more=len(problems) - len(shown)), 422
