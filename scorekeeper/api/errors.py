@@ -1,0 +1,168 @@
+"""Shared JSON API helpers: reading a request body, cards and rules, and the 422 errors.
+
+Every problem is reported as ``{"where": "<field path>", "message": "..."}``; bodies
+that are not JSON, have the wrong shape or hold wrongly typed values are a 422, never a
+500. ``where`` is a dotted path into the request body (``defender.layoffs[1].meld``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any, NoReturn
+
+from flask import Response, jsonify, request
+
+from ..scoring.cards import Card, CardError, parse_cards
+from ..scoring.melds import Meld
+from ..scoring.rules import Rules, RulesError, rules_from_spec
+from . import bp
+
+# More strings than any deal holds (a string may carry several cards): refuse early.
+MAX_CARD_ITEMS = 60
+MAX_CARD_TEXT = 400
+
+
+class ApiError(Exception):
+    """A request the API refuses: ``problems`` are (where, message) pairs."""
+
+    def __init__(self, problems: Sequence[tuple[str, str]], status: int = 422) -> None:
+        self.problems = list(problems)
+        self.status = status
+        super().__init__("; ".join(f"{where}: {message}" for where, message in self.problems))
+
+
+def fail(where: str, message: str) -> NoReturn:
+    """Refuse the request with one problem at ``where``."""
+    raise ApiError([(where, message)])
+
+
+def _handle_api_error(exc: ApiError) -> tuple[Response, int]:
+    errors = [{"where": where, "message": message} for where, message in exc.problems]
+    return jsonify(errors=errors), exc.status
+
+
+bp.register_error_handler(ApiError, _handle_api_error)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(f"{name} is not allowed in JSON")
+
+
+def json_object() -> dict[str, Any]:
+    """The request's JSON body, which must be an object; otherwise ``ApiError``."""
+    if not request.is_json:
+        fail("request", "send a JSON body with Content-Type: application/json")
+    try:
+        body = json.loads(request.get_data(cache=True), parse_constant=_reject_constant)
+    except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError included
+        fail("request", "the body is not valid JSON")
+    if not isinstance(body, dict):
+        fail("request", "the body must be a JSON object")
+    return body
+
+
+def object_at(value: Any, where: str, *, required: bool = True) -> dict[str, Any]:
+    """``value`` as a JSON object (``{}`` when optional and missing)."""
+    if value is None and not required:
+        return {}
+    if value is None:
+        fail(where, "this field is required")
+    if not isinstance(value, dict):
+        fail(where, "must be an object")
+    return value
+
+
+def list_at(value: Any, where: str, *, limit: int = MAX_CARD_ITEMS) -> list[Any]:
+    """``value`` as a JSON array of at most ``limit`` items."""
+    if not isinstance(value, list):
+        fail(where, "must be a list")
+    if len(value) > limit:
+        fail(where, f"must have at most {limit} items")
+    return value
+
+
+def cards_from_json(value: Any, where: str) -> list[Card]:
+    """Cards from one string or a list of strings, in any notation of RULES.md §1."""
+    if value is None:
+        fail(where, "this field is required")
+    if not isinstance(value, str | list):
+        fail(where, 'must be cards: one string like "7H 8H 9H" or a list of strings')
+    pieces = [value] if isinstance(value, str) else list_at(value, where)
+    problems: list[tuple[str, str]] = []
+    for i, piece in enumerate(pieces):
+        at = where if isinstance(value, str) else f"{where}[{i}]"
+        if not isinstance(piece, str):
+            problems.append((at, 'must be a card as a string, like "7H" or "10♦"'))
+        elif len(piece) > MAX_CARD_TEXT:
+            problems.append((at, "is too long to be cards"))
+    if problems:
+        raise ApiError(problems)
+    try:
+        return parse_cards(pieces)
+    except CardError as exc:
+        raise ApiError([(where, message) for message in exc.problems]) from None
+
+
+def card_from_json(value: Any, where: str) -> Card:
+    """Exactly one card, as a string."""
+    if not isinstance(value, str):
+        fail(where, 'must be a card as a string, like "7H" or "10♦"')
+    cards = cards_from_json(value, where)
+    if len(cards) != 1:
+        fail(where, "must be exactly one card")
+    return cards[0]
+
+
+def index_from_json(value: Any, where: str, count: int) -> int:
+    """A 0-based index into a list of ``count`` items."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(where, "must be a whole number")
+    if not 0 <= value < count:
+        if count == 0:
+            fail(where, "there is nothing to refer to")
+        fail(where, f"must be between 0 and {count - 1}")
+    return value
+
+
+def rules_from_json(value: Any, where: str = "rules") -> Rules:
+    """Rules from a preset name or ``{"preset": name, "<setting>": value}`` (missing: classic)."""
+    if value is not None and not isinstance(value, str | dict):
+        fail(where, "must be a preset name or an object of settings")
+    try:
+        return rules_from_spec(value)
+    except RulesError as exc:
+        problems = exc.problems
+    if isinstance(value, str):  # the name itself is wrong: point at "rules", not inside it
+        raise ApiError([(where, message) for _, message in problems]) from None
+    raise ApiError([(_inside(where, at), message) for at, message in problems]) from None
+
+
+def _inside(where: str, at: str) -> str:
+    return where if at == where else f"{where}.{at}"
+
+
+def card_json(card: Card) -> str:
+    """A card in canonical notation (``TD``)."""
+    return str(card)
+
+
+def cards_json(cards: Sequence[Card]) -> list[str]:
+    """Cards in canonical notation."""
+    return [str(card) for card in cards]
+
+
+def meld_json(meld: Meld) -> list[str]:
+    """A meld as its cards in canonical notation."""
+    return cards_json(meld.cards)
+
+
+def problems_at(problems: Sequence[Any], prefix: Mapping[str, str] | None = None) -> ApiError:
+    """An ``ApiError`` from engine problems: (where, message) tuples or ``.where/.message``."""
+    pairs: list[tuple[str, str]] = []
+    for problem in problems:
+        where, message = (
+            (problem.where, problem.message) if hasattr(problem, "where") else problem
+        )
+        pairs.append(((prefix or {}).get(where, where), str(message)))
+    return ApiError(pairs)

@@ -1,0 +1,21 @@
+"""The dispute settler's page.
+
+A POST here changes nothing on the server: it scores the typed hand and shows the
+form again (typed text kept) with the result below. So it renders directly instead
+of redirecting; the CSRF token is still checked, like on every form.
+"""
+
+from __future__ import annotations
+
+from flask import render_template
+
+from . import bp
+from .forms import CheckForm
+
+
+@bp.route("/check", methods=["GET", "POST"])
+def check() -> str:
+    """Settle a dispute: enter one hand card by card and see how it scores, step by step."""
+    form = CheckForm()
+    result = form.settle() if form.validate_on_submit() else None
+    return render_template("checker/check.html", form=form, result=result)
