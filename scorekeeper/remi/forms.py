@@ -13,7 +13,15 @@ from typing import Any
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import FieldList, Form, FormField, RadioField, StringField
+from wtforms import (
+    FieldList,
+    Form,
+    FormField,
+    RadioField,
+    SelectChoice,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import Length, StopValidation
 
 from ..handforms import MAX_TEXT, CardsField
@@ -26,7 +34,7 @@ MAX_NAME = 40
 _GROUP_SEPARATORS = re.compile(r"[\n;|]+")
 
 
-class CombinationsField(StringField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+class CombinationsField(TextAreaField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
     """Combinations put down, one a line (or separated by ``;``). Parsed into ``groups``."""
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
@@ -95,8 +103,8 @@ class RemiCheckForm(FlaskForm):  # type: ignore[misc,unused-ignore]  # wtforms i
     rules = RadioField(
         _l("Rules"),
         choices=[
-            ("strict", _l("Sequence first: sets count only with a sequence")),
-            ("lenient", _l("Sets always count")),
+            SelectChoice("strict", _l("Sequence first: sets count only with a sequence")),
+            SelectChoice("lenient", _l("Sets always count")),
         ],
         default="strict",
     )
@@ -107,8 +115,8 @@ class RemiCheckForm(FlaskForm):  # type: ignore[misc,unused-ignore]  # wtforms i
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.went_out.choices = [
-            (str(seat), self.player_name(seat)) for seat in range(SEATS)
-        ] + [(STOCK_RAN_OUT, _("Nobody: the stock ran out"))]
+            SelectChoice(str(seat), self.player_name(seat)) for seat in range(SEATS)
+        ] + [SelectChoice(STOCK_RAN_OUT, _("Nobody: the stock ran out"))]
 
     def player(self, seat: int) -> PlayerForm:
         """The block of ``seat`` (0-based)."""
