@@ -98,7 +98,9 @@ def _row_runs(row: int) -> tuple[int, ...]:
         while end < 13 and row >> end & 1:
             end += 1
         for lo in range(start, end - 2):  # every window of the maximal run [start, end)
-            for hi in range(lo + 3, end + 1):
+            # Longest first: the search keeps the first of equal layouts, so a long run
+            # is laid as one meld rather than as pieces.
+            for hi in range(end, lo + 2, -1):
                 runs.append(((1 << (hi - lo)) - 1) << lo)
         start = end
     return tuple(runs)
@@ -417,7 +419,7 @@ def least_deadwood(cards: CardsText) -> int:
 
 
 def all_best_arrangements(cards: CardsText, rules: Rules | None = None) -> list[Arrangement]:
-    """Every minimum-deadwood arrangement, in a fixed order.
+    """Every minimum-deadwood arrangement, in a fixed order (a run is never cut in pieces).
 
     For 11 cards: every big gin layout (when big gin is allowed, as in
     ``best_arrangement``), otherwise every layout after every best discard.
@@ -425,14 +427,25 @@ def all_best_arrangements(cards: CardsText, rules: Rules | None = None) -> list[
     parsed, hand = hand_mask(cards)
     cover = Cover(hand, meld_masks(hand))
     if len(parsed) != 11:
-        return [_arrangement(g, d | cover.loose) for g, d in cover.every(cover.live)]
-    if _big_gin_allowed(rules) and not cover.loose and cover.least(cover.live) == 0:
-        return [_arrangement(g, d) for g, d in cover.every(cover.live)]
-    results: list[Arrangement] = []
-    best = best_arrangement(parsed, rules).deadwood_points
-    for card in sorted(parsed, key=_READING_ORDER, reverse=True):
-        bit = 1 << card.index
-        sub = Cover(hand ^ bit, meld_masks(hand ^ bit))
-        if points_of(sub.loose) + sub.least(sub.live) == best:
-            results.extend(_arrangement(g, d | sub.loose, bit) for g, d in sub.every(sub.live))
-    return results
+        found = [_arrangement(g, d | cover.loose) for g, d in cover.every(cover.live)]
+    elif _big_gin_allowed(rules) and not cover.loose and cover.least(cover.live) == 0:
+        found = [_arrangement(g, d) for g, d in cover.every(cover.live)]
+    else:
+        found = []
+        best = best_arrangement(parsed, rules).deadwood_points
+        for card in sorted(parsed, key=_READING_ORDER, reverse=True):
+            bit = 1 << card.index
+            sub = Cover(hand ^ bit, meld_masks(hand ^ bit))
+            if points_of(sub.loose) + sub.least(sub.live) == best:
+                found.extend(_arrangement(g, d | sub.loose, bit) for g, d in sub.every(sub.live))
+    return [layout for layout in found if not _split_run(layout.melds)]
+
+
+def _split_run(melds: Sequence[Meld]) -> bool:
+    """Whether two runs touch end to end: the same layout as their joined run.
+
+    A run laid in pieces takes exactly the layoffs of the whole run, so it is never a
+    different choice for the knocker, only a longer list.
+    """
+    ends = {(m.high.suit, m.high.rank + 1) for m in melds if m.kind is MeldKind.RUN}
+    return any((m.low.suit, m.low.rank) in ends for m in melds if m.kind is MeldKind.RUN)

@@ -87,6 +87,7 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -> l
     problems: list[str] = []
     by_meld: dict[int, list[Card]] = {}
     seen: set[Card] = set()
+    checked: list[Layoff] = []
     for layoff in layoffs:
         if layoff.card in seen:
             problems.append(f"{layoff.card.symbols} is laid off twice")
@@ -99,14 +100,12 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -> l
             )
             continue
         by_meld.setdefault(layoff.meld, []).append(layoff.card)
-    for index, cards in sorted(by_meld.items()):
-        meld = knocker_melds[index]
-        fitting = _fitting(meld, cards)
-        problems.extend(
-            f"{card.symbols} does not fit on {meld.symbols}"
-            for card in cards
-            if card not in fitting
-        )
+        checked.append(layoff)
+    fitting = {card for i, cards in by_meld.items() for card in _fitting(knocker_melds[i], cards)}
+    for layoff in checked:  # in the order they were declared
+        if layoff.card not in fitting:
+            meld = knocker_melds[layoff.meld]
+            problems.append(f"{layoff.card.symbols} does not fit on {meld.symbols}")
     return problems
 
 

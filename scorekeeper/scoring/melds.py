@@ -100,10 +100,10 @@ def _check_run(ordered: tuple[Card, ...], spaced: str) -> tuple[Card, ...]:
         return _fail(spaced, "a run needs cards of one suit")
     suit = ordered[0].suit
     ranks = [card.rank for card in ordered]
-    if ranks[0] == Rank.ACE and ranks[-1] == Rank.KING:
-        # Q-K-A and K-A-2 both hold an ace and a king; neither is a run.
-        return _fail(spaced, "ace is low only")
     missing = [Card(Rank(r), suit) for r in range(ranks[0], ranks[-1] + 1) if Rank(r) not in ranks]
+    if missing and ranks[0] == Rank.ACE and ranks[-1] == Rank.KING:
+        # Q-K-A and K-A-2 try to go round the corner; only A…K in full holds both ends.
+        return _fail(spaced, "ace is low only")
     if missing:
         verb = "is" if len(missing) == 1 else "are"
         return _fail(spaced, f"{_spaced(missing)} {verb} missing")

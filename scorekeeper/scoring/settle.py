@@ -387,14 +387,14 @@ def settle_gin_hand(
             knocker_melds, knocker, "knocker.melds", "the knocker's"
         )
         problems.extend(found)
-        sound["knocker"] = sound["knocker"] and not found
+        sound["knocker"] = sound["knocker"] and not found  # bad melds: no layout to check
     defender_declared: list[Meld] | None = None
     if defender_melds is not None:
+        # Bad defender melds still leave his layoffs worth checking against the knocker.
         defender_declared, found = _read_melds(
             defender_melds, defender, "defender.melds", "the defender's"
         )
         problems.extend(found)
-        sound["defender"] = sound["defender"] and not found
     candidates: list[Arrangement] = []
     if sound["knocker"]:
         if knocker_declared is not None:
