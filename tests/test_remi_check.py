@@ -127,7 +127,9 @@ def test_errors_at_the_right_field(
     assert status == 200
     block = field_block(page, field_id)
     assert "has-error" in block and message in block, block
-    assert 'id="result"' not in page
+    assert 'class="hand-result' not in page
+    summary = page.split('class="remi-problems" id="result"', 1)[1]  # the form posts to #result
+    assert f'href="#{field_id}"' in summary and message in summary
     for value in changes.values():  # what was typed comes back
         assert html.escape(value, quote=False) in page or value in page
 
@@ -140,7 +142,7 @@ def test_a_player_with_a_name_but_no_cards(client: FlaskClient) -> None:
 def test_one_player_is_not_a_deal(client: FlaskClient) -> None:
     data = {"rules": "strict", "players-0-hand": "2H 3H 4H", "went_out": "none"}
     status, page = post(client, data)
-    assert status == 200 and "at least two players" in page
+    assert status == 200 and "at least two players" in page.split('id="result"', 1)[1]
 
 
 def test_the_player_who_went_out_must_be_entered(client: FlaskClient) -> None:
@@ -160,7 +162,8 @@ def test_csrf_is_enforced(make_app: Any) -> None:
     token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
     assert token
     accepted = client.post(URL, data={**deal(), "csrf_token": token.group(1)})
-    assert accepted.status_code == 200 and 'id="result"' in accepted.get_data(as_text=True)
+    assert accepted.status_code == 200
+    assert 'class="hand-result' in accepted.get_data(as_text=True)
 
 
 FORM_VALUE = st.text(max_size=30) | st.sampled_from(["7S 8S 9S", "AS", "2H 3H 4H", "QC\nQD\nQH"])

@@ -154,6 +154,20 @@ class RemiCheckForm(FlaskForm):  # type: ignore[misc,unused-ignore]  # wtforms i
                 self._show(seats, where, message)
             return None
 
+    def problems(self) -> list[tuple[str | None, str]]:
+        """Every error on the form as (field id, message), in page order, for the summary."""
+        found: list[tuple[str | None, str]] = [(None, str(e)) for e in self.form_errors]
+        token = self._fields.get("csrf_token")
+        found += [(None, str(e)) for e in (token.errors if token is not None else ())]
+        found += [(f"{self.rules.id}-0", str(e)) for e in self.rules.errors]
+        for seat in range(SEATS):
+            block = self.player(seat)
+            for f in (block.player_name, block.table, block.hand):
+                found += [(f.id, f"{self.player_name(seat)}: {e}") for e in f.errors]
+        found += [(f"{self.went_out.id}-0", str(e)) for e in self.went_out.errors]
+        found += [(self.final_discard.id, str(e)) for e in self.final_discard.errors]
+        return found
+
     def _input(self, seat: int) -> RemiPlayerInput:
         block = self.player(seat)
         out = self.went_out.data == str(seat)
