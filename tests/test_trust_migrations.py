@@ -1,0 +1,72 @@
+"""Migrations: up to head, down to nothing, up again, and the models match the result
+(SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, inspect
+
+from scorekeeper import models  # noqa: F401 - registers the tables
+from scorekeeper.db import Base, alembic_config, downgrade, make_engine, upgrade
+
+TABLES = {"games", "hands", "changes", "submissions"}
+
+
+@pytest.fixture
+def engine(database_url: str) -> Iterator[Engine]:
+    engine = make_engine(database_url)
+    yield engine
+    engine.dispose()
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()
+
+
+def differences(engine: Engine) -> list[object]:
+    with engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True,
+                                                         "compare_server_default": True})
+        return list(compare_metadata(context, Base.metadata))
+
+
+def test_upgrade_downgrade_upgrade(engine: Engine) -> None:
+    head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
+    upgrade(engine)
+    assert current_revision(engine) == head
+    assert TABLES <= set(inspect(engine).get_table_names())
+    downgrade(engine, "base")
+    assert current_revision(engine) is None
+    assert not TABLES & set(inspect(engine).get_table_names())
+    upgrade(engine)
+    assert current_revision(engine) == head
+    upgrade(engine)  # a no-op when up to date
+    assert current_revision(engine) == head
+
+
+def test_every_revision_steps_down_and_up(engine: Engine) -> None:
+    script = ScriptDirectory.from_config(alembic_config(engine))
+    revisions = [r.revision for r in reversed(list(script.walk_revisions()))]
+    for revision in revisions:
+        upgrade(engine, revision)
+        assert current_revision(engine) == revision
+    for previous in [*reversed(revisions[:-1]), "base"]:
+        downgrade(engine, previous)
+        assert current_revision(engine) == (None if previous == "base" else previous)
+
+
+def test_the_models_match_the_migrated_schema(engine: Engine) -> None:
+    upgrade(engine)
+    assert differences(engine) == []
+
+
+def test_the_app_migrates_a_new_database_on_start(make_app: object) -> None:
+    app = make_app()  # type: ignore[operator]
+    engine = app.extensions["scorekeeper.engine"]
+    assert differences(engine) == []
