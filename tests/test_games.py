@@ -229,7 +229,8 @@ def test_edit_link_and_pin_let_another_phone_edit(client: FlaskClient) -> None:
 
 def test_rematch_keeps_players_and_rules(client: FlaskClient) -> None:
     game = new_game(client, "russian")
-    win(client, game, 0, 100)
+    win(client, game, 0, 60)
+    win(client, game, 0, 60)
     response = client.post(f"/g/{game}/rematch")
     assert response.status_code == 302
     new_id = response.headers["Location"].rsplit("/", 1)[-1]

@@ -7,14 +7,15 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
+from wtforms import SelectChoice
 
 from ..hands import canonical_cards
 from .forms import QuickHandForm
 
 
-def seat_choices(players: Iterable[str]) -> list[tuple[str, str]]:
+def seat_choices(players: Iterable[str]) -> list[SelectChoice]:
     """Radio choices naming each player by seat."""
-    return [(str(i), name) for i, name in enumerate(players)]
+    return [SelectChoice(str(i), name) for i, name in enumerate(players)]
 
 
 def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
@@ -55,6 +56,22 @@ def fill_quick(form: QuickHandForm, inputs: Mapping[str, Any]) -> None:
     form.knocker.data = str(knocker) if knocker is not None else None
     form.knocker_deadwood.data = inputs.get("knocker_deadwood")
     form.defender_deadwood.data = inputs.get("defender_deadwood")
+    form.upcard.data = inputs.get("upcard") or ""
+
+
+def fill_cards(form: Any, inputs: Mapping[str, Any]) -> None:
+    """Prefill a card form from stored inputs (a quick hand starts with empty cards)."""
+    knocker = inputs.get("knocker")
+    form.knocker.data = str(knocker) if knocker is not None else None
+    if inputs.get("mode") != "cards":
+        return
+    form.knocker_cards.data = " ".join(inputs.get("knocker_cards") or [])
+    form.defender_cards.data = " ".join(inputs.get("defender_cards") or [])
+    form.knocker_melds.data = "\n".join(" ".join(m) for m in inputs.get("knocker_melds") or [])
+    form.defender_melds.data = "\n".join(" ".join(m) for m in inputs.get("defender_melds") or [])
+    form.layoffs.data = " ".join(
+        f"{lay['card']}>{int(lay['meld']) + 1}" for lay in inputs.get("layoffs") or []
+    )
     form.upcard.data = inputs.get("upcard") or ""
 
 

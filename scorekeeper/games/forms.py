@@ -11,6 +11,7 @@ from wtforms import (
     HiddenField,
     IntegerField,
     RadioField,
+    SelectChoice,
     SelectField,
     StringField,
 )
@@ -19,6 +20,10 @@ from wtforms.validators import InputRequired, Length, NumberRange, Optional, Reg
 from ..models import new_token
 
 NAME_MAX = 40
+
+
+def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 class EmptyForm(FlaskForm):
@@ -34,25 +39,25 @@ class NewGameForm(FlaskForm):
 
     variant = SelectField(
         _l("Game"),
-        choices=[("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))],
+        choices=_choices([("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))]),
         default="gin",
     )
     player1 = StringField(_l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX)])
     player2 = StringField(_l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX)])
     preset = SelectField(
         _l("Rules"),
-        choices=[
+        choices=_choices([
             ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
             ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
             ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
             ("modern", _l("Modern: gin 25, big gin 31, undercut 25, game 100, box 25")),
             ("oklahoma", _l("Oklahoma: upcard sets the knock limit, target 150")),
-        ],
+        ]),
         default="classic",
     )
     dealer = RadioField(
         _l("First dealer"),
-        choices=[("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))],
+        choices=_choices([("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))]),
         default="0",
     )
     pin = StringField(
@@ -70,39 +75,39 @@ class NewGameForm(FlaskForm):
     box_bonus = _optional_int(_l("Box bonus"))
     shutout = SelectField(
         _l("Shutout"),
-        choices=[
+        choices=_choices([
             ("", _l("As the preset")),
             ("none", _l("Nothing extra")),
             ("double", _l("Winner's points and game bonus doubled")),
             ("double_all", _l("Doubled, box bonuses too")),
             ("flat", _l("A flat bonus")),
-        ],
+        ]),
         default="",
     )
     shutout_bonus = _optional_int(_l("Flat shutout bonus"))
     tie = SelectField(
         _l("A tie (equal deadwood)"),
-        choices=[("", _l("As the preset")), ("undercut", _l("is an undercut")), ("nil", _l("scores nothing"))],
+        choices=_choices([("", _l("As the preset")), ("undercut", _l("is an undercut")), ("nil", _l("scores nothing"))]),
         default="",
     )
     next_dealer = SelectField(
         _l("Next dealer"),
-        choices=[
+        choices=_choices([
             ("", _l("As the preset")),
             ("winner", _l("The winner of the hand")),
             ("loser", _l("The loser of the hand")),
             ("alternate", _l("Players take turns")),
-        ],
+        ]),
         default="",
     )
     oklahoma_ace = SelectField(
         _l("Oklahoma: an ace upcard"),
-        choices=[("", _l("As the preset")), ("gin_only", _l("gin only")), ("one", _l("knock with 1"))],
+        choices=_choices([("", _l("As the preset")), ("gin_only", _l("gin only")), ("one", _l("knock with 1"))]),
         default="",
     )
     spade_doubles = SelectField(
         _l("Oklahoma: a spade upcard"),
-        choices=[("", _l("As the preset")), ("yes", _l("doubles the hand")), ("no", _l("changes nothing"))],
+        choices=_choices([("", _l("As the preset")), ("yes", _l("doubles the hand")), ("no", _l("changes nothing"))]),
         default="",
     )
 
@@ -132,6 +137,12 @@ class NewGameForm(FlaskForm):
         return changes
 
 
+class VersionForm(FlaskForm):
+    """A button-only change (undo, delete) that names the sheet version it was drawn from."""
+
+    version = HiddenField()
+
+
 class HandMeta(FlaskForm):
     """What every hand form carries: the sheet version it was drawn from and its token."""
 
@@ -149,8 +160,8 @@ class QuickHandForm(HandMeta):
 
     outcome = RadioField(
         _l("Outcome"),
-        choices=[("knock", _l("Knock")), ("gin", _l("Gin")), ("big_gin", _l("Big gin")),
-                 ("dead", _l("Dead hand"))],
+        choices=_choices([("knock", _l("Knock")), ("gin", _l("Gin")), ("big_gin", _l("Big gin")),
+                 ("dead", _l("Dead hand"))]),
         default="knock",
         validators=[InputRequired()],
     )

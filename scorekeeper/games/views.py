@@ -30,8 +30,8 @@ from ..scoring import HandError, RulesError, rules_from_spec
 from ..sheets import game_rules, gin_sheet
 from . import access, service
 from . import bp
-from .entry import QUICK_FIELDS, card_inputs, fill_quick, quick_inputs, seat_choices, show_problems
-from .forms import EmptyForm, NewGameForm, PinForm, QuickHandForm, SetPinForm
+from .entry import QUICK_FIELDS, card_inputs, fill_cards, fill_quick, quick_inputs, seat_choices, show_problems
+from .forms import EmptyForm, NewGameForm, PinForm, QuickHandForm, SetPinForm, VersionForm
 
 
 class CardHandForm(GinCardsForm):
@@ -49,11 +49,13 @@ def _game(game_id: str) -> Game:
     return game
 
 
-def _locked(game_id: str) -> Game:
+def _locked(game_id: str, *, editing: bool = True) -> Game:
+    """The game locked for a change; ``editing`` refuses browsers that only watch."""
     game = service.lock_game(get_session(), game_id)
     if game is None:
         abort(404)
-    access.require_edit(game)
+    if editing:
+        access.require_edit(game)
     return game
 
 
@@ -150,7 +152,9 @@ def _prepare_quick(form: QuickHandForm, game: Game) -> None:
     form.knocker.choices = seat_choices(game.players)
     rules = game_rules(game)
     if rules.big_gin_bonus is None:
-        form.outcome.choices = [c for c in form.outcome.choices if c[0] != "big_gin"]  # type: ignore[union-attr,index]
+        form.outcome.choices = [
+            c for c in form.outcome.choices if getattr(c, "value", None) != "big_gin"  # type: ignore[union-attr]
+        ]
     if form.version.data in (None, ""):
         form.version.data = str(game.version)
 
@@ -312,8 +316,7 @@ def edit_hand(game_id: str, number: int) -> str | Response | tuple[str, int]:
 def _edit_cards(game: Game, number: int, stored: dict[str, Any]) -> tuple[str, int] | Response:
     form = _card_form(game)
     if request.method == "GET":
-        form.fill(stored)
-        form.knocker.data = str(stored.get("knocker", 0) or 0)
+        fill_cards(form, stored)
     else:
         inputs = _card_hand_inputs(game, form)
         if inputs is not None:
@@ -349,10 +352,10 @@ def delete_hand(game_id: str, number: int) -> str | Response:
     access.require_edit(game)
     if not 1 <= number <= len(game.hands):
         abort(404)
-    form = QuickHandForm()  # only its version field is used
+    form = VersionForm()
     if request.method == "GET":
         form.version.data = str(game.version)
-    elif form.validate_on_submit() or form.version.data:
+    elif form.validate_on_submit():
         db = get_session()
         try:
             service.delete_hand(db, game, number, version=_version(form), by=_by())
@@ -372,7 +375,7 @@ def delete_hand(game_id: str, number: int) -> str | Response:
 def undo(game_id: str) -> Response:
     """Take back the last hand entered."""
     game = _locked(game_id)
-    form = QuickHandForm()
+    form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
     if not game.hands:
@@ -416,7 +419,7 @@ def rematch(game_id: str) -> Response:
 @bp.route("/g/<game_id>/unlock", methods=["GET", "POST"])
 def unlock(game_id: str) -> str | Response | tuple[str, int]:
     """Another phone at the table takes over editing with the game's PIN."""
-    game = _locked(game_id) if request.method == "POST" else _game(game_id)
+    game = _locked(game_id, editing=False) if request.method == "POST" else _game(game_id)
     form = PinForm()
     if form.validate_on_submit():
         ok = access.try_pin(game, form.pin.data.strip())
