@@ -22,7 +22,7 @@ MIGRATIONS = Path(__file__).parent.parent / "migrations"
 class Base(DeclarativeBase):
     """Base class of every model; every timestamp is timezone-aware."""
 
-    type_annotation_map = {datetime: DateTime(timezone=True)}
+    type_annotation_map = {datetime: DateTime(timezone=True)}  # noqa: RUF012 - read by SQLAlchemy
 
 
 def make_engine(url: str) -> Engine:

@@ -41,7 +41,7 @@ def _card_problems(exc: CardError) -> list[str]:
     return list(exc.problems)
 
 
-class _TextField(TextAreaField):  # type: ignore[misc]  # wtforms is untyped
+class _TextField(TextAreaField):
     """A textarea whose ``data`` is always the typed text (never ``None``)."""
 
     def process_formdata(self, valuelist: list[Any]) -> None:
@@ -144,7 +144,7 @@ class LayoffsField(_TextField):
         return Layoff(card, int(number_text) - 1)
 
 
-class UpcardField(StringField):  # type: ignore[misc]  # wtforms is untyped
+class UpcardField(StringField):
     """Optional single card (the upcard). Parsed into ``card``."""
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
@@ -173,7 +173,7 @@ def _required(message: Any) -> list[Any]:
     return [InputRequired(message=message)]
 
 
-class GinCardsForm(FlaskForm):  # type: ignore[misc]  # flask_wtf is untyped
+class GinCardsForm(FlaskForm):
     """Both hands of a gin hand, optional declared melds and layoffs, and the upcard.
 
     Subclasses add their own fields (knocker seat, version, token); every engine

@@ -52,7 +52,9 @@ class ScoredHand:
         return self.inputs.get("mode") == "cards"
 
 
-def score_hand(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (0, 1)) -> ScoredHand:
+def score_hand(
+    rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (0, 1)
+) -> ScoredHand:
     """Score stored (or about to be stored) inputs; raises ``HandError`` when they're wrong.
 
     ``seats`` are the two seats playing this hand (partnership and three-hand gin pass
@@ -78,7 +80,7 @@ def score_hand(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (
             int(inputs.get("defender_deadwood") or 0),
             upcard=upcard,
         )
-    if result.outcome is Outcome.DEAD or knocker not in seats:
+    if result.outcome is Outcome.DEAD or not isinstance(knocker, int) or knocker not in seats:
         score = HandScore(Outcome.DEAD, None, 0)
     else:
         defender = next(s for s in seats if s != knocker)

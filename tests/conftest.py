@@ -42,13 +42,15 @@ def make_app(database_url: str, tmp_path: Path) -> Iterator[Any]:
     apps: list[Flask] = []
 
     def build(**config: Any) -> Flask:
-        app = create_app({
-            "TESTING": True,
-            "SECRET_KEY": "test",
-            "DATABASE_URL": database_url,
-            "WTF_CSRF_ENABLED": False,
-            **config,
-        })
+        app = create_app(
+            {
+                "TESTING": True,
+                "SECRET_KEY": "test",
+                "DATABASE_URL": database_url,
+                "WTF_CSRF_ENABLED": False,
+                **config,
+            }
+        )
         apps.append(app)
         return app
 

@@ -8,11 +8,21 @@ from typing import Any
 from flask.testing import FlaskClient
 
 
-def new_game(client: FlaskClient, preset: str = "classic", players: tuple[str, str] = ("Ann", "Bob"),
-             **extra: Any) -> str:
+def new_game(
+    client: FlaskClient,
+    preset: str = "classic",
+    players: tuple[str, str] = ("Ann", "Bob"),
+    **extra: Any,
+) -> str:
     """Start a game through the page and return its id (this client may edit it)."""
-    data = {"variant": "gin", "player1": players[0], "player2": players[1], "preset": preset,
-            "dealer": "0", **extra}
+    data = {
+        "variant": "gin",
+        "player1": players[0],
+        "player2": players[1],
+        "preset": preset,
+        "dealer": "0",
+        **extra,
+    }
     response = client.post("/games/new", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
     match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
@@ -25,8 +35,15 @@ def version_of(client: FlaskClient, game_id: str) -> int:
     return int(client.get(f"/api/v1/games/{game_id}").get_json()["version"])
 
 
-def quick(client: FlaskClient, game_id: str, outcome: str, knocker: int | None,
-          k: int | None = None, d: int | None = None, **extra: Any) -> Any:
+def quick(
+    client: FlaskClient,
+    game_id: str,
+    outcome: str,
+    knocker: int | None,
+    k: int | None = None,
+    d: int | None = None,
+    **extra: Any,
+) -> Any:
     """Enter a hand in quick mode the way the sheet's form sends it."""
     data: dict[str, Any] = {"outcome": outcome, "version": version_of(client, game_id), **extra}
     if knocker is not None:

@@ -13,8 +13,17 @@ def test_new_game_page_shows_the_form(client: FlaskClient) -> None:
 
 
 def test_missing_names_are_refused_at_the_field_and_typed_values_kept(client: FlaskClient) -> None:
-    response = client.post("/games/new", data={"variant": "gin", "player1": "Ann", "player2": "",
-                                               "preset": "classic", "dealer": "0", "target": "150"})
+    response = client.post(
+        "/games/new",
+        data={
+            "variant": "gin",
+            "player1": "Ann",
+            "player2": "",
+            "preset": "classic",
+            "dealer": "0",
+            "target": "150",
+        },
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 200
     assert 'value="Ann"' in page and 'value="150"' in page
@@ -112,8 +121,14 @@ def test_missing_knocker_is_asked_for(client: FlaskClient) -> None:
 
 def test_double_submit_saves_one_hand(client: FlaskClient) -> None:
     game = new_game(client)
-    data = {"outcome": "knock", "knocker": "0", "knocker_deadwood": "3",
-            "defender_deadwood": "20", "version": str(version_of(client, game)), "token": "tap-1"}
+    data = {
+        "outcome": "knock",
+        "knocker": "0",
+        "knocker_deadwood": "3",
+        "defender_deadwood": "20",
+        "version": str(version_of(client, game)),
+        "token": "tap-1",
+    }
     assert client.post(f"/g/{game}/hands", data=data).status_code == 302
     assert client.post(f"/g/{game}/hands", data=data).status_code == 302
     assert len(state(client, game)["hands"]) == 1
@@ -123,9 +138,17 @@ def test_a_stale_form_is_refused_and_keeps_what_was_typed(client: FlaskClient) -
     game = new_game(client)
     stale = version_of(client, game)
     win(client, game, 0, 10)  # the other phone
-    response = client.post(f"/g/{game}/hands", data={
-        "outcome": "knock", "knocker": "1", "knocker_deadwood": "4", "defender_deadwood": "17",
-        "version": str(stale), "token": "other"})
+    response = client.post(
+        f"/g/{game}/hands",
+        data={
+            "outcome": "knock",
+            "knocker": "1",
+            "knocker_deadwood": "4",
+            "defender_deadwood": "17",
+            "version": str(stale),
+            "token": "other",
+        },
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 409
     assert "Another phone changed this game" in page
@@ -136,11 +159,16 @@ def test_a_stale_form_is_refused_and_keeps_what_was_typed(client: FlaskClient) -
 def test_card_mode_hand_is_checked_and_explained(client: FlaskClient) -> None:
     """RULES §8 example 7 entered with cards."""
     game = new_game(client)
-    response = client.post(f"/g/{game}/hands/new", data={
-        "knocker": "0", "version": str(version_of(client, game)), "token": "c1",
-        "knocker_cards": "KS KH KD 5S 6S 7S 9C TC JC JD",
-        "defender_cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D",
-    })
+    response = client.post(
+        f"/g/{game}/hands/new",
+        data={
+            "knocker": "0",
+            "version": str(version_of(client, game)),
+            "token": "c1",
+            "knocker_cards": "KS KH KD 5S 6S 7S 9C TC JC JD",
+            "defender_cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D",
+        },
+    )
     assert response.status_code == 302, response.get_data(as_text=True)
     data = state(client, game)
     hand = data["hands"][0]
@@ -151,11 +179,16 @@ def test_card_mode_hand_is_checked_and_explained(client: FlaskClient) -> None:
 
 def test_card_mode_errors_stay_at_the_field(client: FlaskClient) -> None:
     game = new_game(client)
-    response = client.post(f"/g/{game}/hands/new", data={
-        "knocker": "0", "version": str(version_of(client, game)), "token": "c2",
-        "knocker_cards": "KS KH KD 5S 6S 7S 9C TC JC 7H",
-        "defender_cards": "7H 9S 7C 8C 2S 2H 2D 2C AC 8D",
-    })
+    response = client.post(
+        f"/g/{game}/hands/new",
+        data={
+            "knocker": "0",
+            "version": str(version_of(client, game)),
+            "token": "c2",
+            "knocker_cards": "KS KH KD 5S 6S 7S 9C TC JC 7H",
+            "defender_cards": "7H 9S 7C 8C 2S 2H 2D 2C AC 8D",
+        },
+    )
     page = response.get_data(as_text=True)
     assert response.status_code == 422
     assert "7♥" in page and "KS KH KD 5S 6S 7S 9C TC JC 7H" in page
@@ -167,14 +200,28 @@ def test_edit_ends_and_unends_the_game(client: FlaskClient) -> None:
     win(client, game, 0, 60)
     win(client, game, 0, 30)
     assert not state(client, game)["finished"]
-    response = client.post(f"/g/{game}/hands/2/edit", data={
-        "outcome": "knock", "knocker": "0", "knocker_deadwood": "1", "defender_deadwood": "42",
-        "version": str(version_of(client, game))})
+    response = client.post(
+        f"/g/{game}/hands/2/edit",
+        data={
+            "outcome": "knock",
+            "knocker": "0",
+            "knocker_deadwood": "1",
+            "defender_deadwood": "42",
+            "version": str(version_of(client, game)),
+        },
+    )
     assert response.status_code == 302
     assert state(client, game)["finished"]
-    response = client.post(f"/g/{game}/hands/2/edit", data={
-        "outcome": "knock", "knocker": "0", "knocker_deadwood": "1", "defender_deadwood": "11",
-        "version": str(version_of(client, game))})
+    response = client.post(
+        f"/g/{game}/hands/2/edit",
+        data={
+            "outcome": "knock",
+            "knocker": "0",
+            "knocker_deadwood": "1",
+            "defender_deadwood": "11",
+            "version": str(version_of(client, game)),
+        },
+    )
     assert not state(client, game)["finished"]
     history = client.get(f"/g/{game}/history").get_data(as_text=True)
     assert "hand 2 changed" in history and "defender_deadwood=42" in history
@@ -184,11 +231,15 @@ def test_quick_hand_reentered_with_cards(client: FlaskClient) -> None:
     game = new_game(client)
     win(client, game, 0, 5)
     assert client.get(f"/g/{game}/hands/1/edit?mode=cards").status_code == 200
-    response = client.post(f"/g/{game}/hands/1/edit?mode=cards", data={
-        "knocker": "0", "version": str(version_of(client, game)),
-        "knocker_cards": "AS 2S 3S 4H 5H 6H 7D 8D 9D KC",
-        "defender_cards": "KS KH KD QC QD QH 2C 3C 4C 5C",
-    })
+    response = client.post(
+        f"/g/{game}/hands/1/edit?mode=cards",
+        data={
+            "knocker": "0",
+            "version": str(version_of(client, game)),
+            "knocker_cards": "AS 2S 3S 4H 5H 6H 7D 8D 9D KC",
+            "defender_cards": "KS KH KD QC QD QH 2C 3C 4C 5C",
+        },
+    )
     assert response.status_code == 302, response.get_data(as_text=True)
     hand = state(client, game)["hands"][0]
     assert hand["inputs"]["mode"] == "cards" and hand["outcome"] == "undercut"

@@ -95,7 +95,12 @@ def add_hand(game_id: str) -> tuple[Response, int]:
         raise problems_at(exc.problems, _ENGINE_WHERE) from None
     try:
         number = service.add_hand(
-            db, game, inputs, token=key, version=None, by="API",
+            db,
+            game,
+            inputs,
+            token=key,
+            version=None,
+            by="API",
             finished=lambda g: gin_sheet(g).finished,
         )
         db.commit()
@@ -105,7 +110,9 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     except IntegrityError:
         db.rollback()
         if service.duplicate_of(db, game, key) is None:
-            raise ApiError([("game", "another hand was saved at the same moment; retry")], 409) from None
+            raise ApiError(
+                [("game", "another hand was saved at the same moment; retry")], 409
+            ) from None
         game = db.get(Game, game_id) or abort(404)
         return jsonify(game_json(game, gin_sheet(game))), 200
     return jsonify(game_json(game, gin_sheet(game)) | {"hand": number}), 201
@@ -152,8 +159,14 @@ def hand_inputs(body: dict[str, Any], seats: int) -> dict[str, Any]:
     if outcome not in QUICK:
         fail("outcome", f"must be one of {', '.join(QUICK)}")
     if outcome == "dead":
-        return {"mode": "quick", "outcome": "dead", "knocker": None, "knocker_deadwood": None,
-                "defender_deadwood": None, "upcard": upcard_text}
+        return {
+            "mode": "quick",
+            "outcome": "dead",
+            "knocker": None,
+            "knocker_deadwood": None,
+            "defender_deadwood": None,
+            "upcard": upcard_text,
+        }
     return {
         "mode": "quick",
         "outcome": outcome,
@@ -173,8 +186,10 @@ def _card_inputs(
     def melds(value: Any, where: str) -> list[list[str]] | None:
         if value is None:
             return None
-        return [cards_json(cards_from_json(m, f"{where}[{i}]"))
-                for i, m in enumerate(list_at(value, where, limit=8))]
+        return [
+            cards_json(cards_from_json(m, f"{where}[{i}]"))
+            for i, m in enumerate(list_at(value, where, limit=8))
+        ]
 
     layoffs = None
     if defender.get("layoffs") is not None:
@@ -184,8 +199,12 @@ def _card_inputs(
             meld = item.get("meld")
             if isinstance(meld, bool) or not isinstance(meld, int):
                 fail(f"defender.layoffs[{i}].meld", "must be a whole number")
-            layoffs.append({"card": str(card_from_json(item.get("card"), f"defender.layoffs[{i}].card")),
-                            "meld": meld})
+            layoffs.append(
+                {
+                    "card": str(card_from_json(item.get("card"), f"defender.layoffs[{i}].card")),
+                    "meld": meld,
+                }
+            )
     return {
         "mode": "cards",
         "knocker": index_from_json(seat, "knocker.seat", seats),
@@ -224,8 +243,10 @@ def game_json(game: Game, sheet: GinSheet) -> dict[str, Any]:
         settlement = {
             "winner": s.winner,
             "shutout": s.shutout,
-            "lines": [{"seat": line.seat, "amount": line.amount, "text": str(line.step)}
-                      for line in s.lines],
+            "lines": [
+                {"seat": line.seat, "amount": line.amount, "text": str(line.step)}
+                for line in s.lines
+            ],
             "finals": list(s.finals),
             "margin": s.margin,
             "explanation": [str(step) for step in s.explanation],

@@ -22,9 +22,14 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
     """Stored inputs from a quick form, or ``None`` after marking what is missing."""
     outcome = form.outcome.data
     if outcome == "dead":
-        return {"mode": "quick", "outcome": "dead", "knocker": None,
-                "knocker_deadwood": None, "defender_deadwood": None,
-                "upcard": (form.upcard.data or "").strip() or None}
+        return {
+            "mode": "quick",
+            "outcome": "dead",
+            "knocker": None,
+            "knocker_deadwood": None,
+            "defender_deadwood": None,
+            "upcard": (form.upcard.data or "").strip() or None,
+        }
     missing = False
     if form.knocker.data in (None, "", "None"):
         form.knocker.errors = [_("Choose who went out.")]
@@ -32,7 +37,11 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
     if form.defender_deadwood.data is None and not form.defender_deadwood.errors:
         form.defender_deadwood.errors = [_("Enter the defender's deadwood after layoffs.")]
         missing = True
-    if outcome == "knock" and form.knocker_deadwood.data is None and not form.knocker_deadwood.errors:
+    if (
+        outcome == "knock"
+        and form.knocker_deadwood.data is None
+        and not form.knocker_deadwood.errors
+    ):
         form.knocker_deadwood.errors = [_("Enter the knocker's deadwood.")]
         missing = True
     if missing:
@@ -90,7 +99,8 @@ def card_inputs(knocker: int, kwargs: Mapping[str, Any]) -> dict[str, Any]:
         "knocker_melds": melds(kwargs.get("knocker_melds")),
         "defender_cards": canonical_cards(kwargs["defender_cards"]),
         "defender_melds": melds(kwargs.get("defender_melds")),
-        "layoffs": None if layoffs is None
+        "layoffs": None
+        if layoffs is None
         else [{"card": str(lay.card), "meld": lay.meld} for lay in layoffs],
         "upcard": str(upcard) if upcard is not None else None,
     }
@@ -107,7 +117,7 @@ def show_problems(form: FlaskForm, problems: Iterable[Any], fields: Mapping[str,
             field.errors = [*list(field.errors), message]
         else:
             form_errors.append(message)
-    form.form_errors = form_errors  # type: ignore[misc]
+    form.form_errors = form_errors
 
 
 def _where_message(problem: Any) -> tuple[str, str]:

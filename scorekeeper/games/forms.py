@@ -39,25 +39,31 @@ class NewGameForm(FlaskForm):
 
     variant = SelectField(
         _l("Game"),
-        choices=_choices([("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))]),
+        choices=_choices(
+            [("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))]
+        ),
         default="gin",
     )
     player1 = StringField(_l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX)])
     player2 = StringField(_l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX)])
     preset = SelectField(
         _l("Rules"),
-        choices=_choices([
-            ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
-            ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
-            ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
-            ("modern", _l("Modern: gin 25, big gin 31, undercut 25, game 100, box 25")),
-            ("oklahoma", _l("Oklahoma: upcard sets the knock limit, target 150")),
-        ]),
+        choices=_choices(
+            [
+                ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
+                ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
+                ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
+                ("modern", _l("Modern: gin 25, big gin 31, undercut 25, game 100, box 25")),
+                ("oklahoma", _l("Oklahoma: upcard sets the knock limit, target 150")),
+            ]
+        ),
         default="classic",
     )
     dealer = RadioField(
         _l("First dealer"),
-        choices=_choices([("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))]),
+        choices=_choices(
+            [("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))]
+        ),
         default="0",
     )
     pin = StringField(
@@ -75,39 +81,57 @@ class NewGameForm(FlaskForm):
     box_bonus = _optional_int(_l("Box bonus"))
     shutout = SelectField(
         _l("Shutout"),
-        choices=_choices([
-            ("", _l("As the preset")),
-            ("none", _l("Nothing extra")),
-            ("double", _l("Winner's points and game bonus doubled")),
-            ("double_all", _l("Doubled, box bonuses too")),
-            ("flat", _l("A flat bonus")),
-        ]),
+        choices=_choices(
+            [
+                ("", _l("As the preset")),
+                ("none", _l("Nothing extra")),
+                ("double", _l("Winner's points and game bonus doubled")),
+                ("double_all", _l("Doubled, box bonuses too")),
+                ("flat", _l("A flat bonus")),
+            ]
+        ),
         default="",
     )
     shutout_bonus = _optional_int(_l("Flat shutout bonus"))
     tie = SelectField(
         _l("A tie (equal deadwood)"),
-        choices=_choices([("", _l("As the preset")), ("undercut", _l("is an undercut")), ("nil", _l("scores nothing"))]),
+        choices=_choices(
+            [
+                ("", _l("As the preset")),
+                ("undercut", _l("is an undercut")),
+                ("nil", _l("scores nothing")),
+            ]
+        ),
         default="",
     )
     next_dealer = SelectField(
         _l("Next dealer"),
-        choices=_choices([
-            ("", _l("As the preset")),
-            ("winner", _l("The winner of the hand")),
-            ("loser", _l("The loser of the hand")),
-            ("alternate", _l("Players take turns")),
-        ]),
+        choices=_choices(
+            [
+                ("", _l("As the preset")),
+                ("winner", _l("The winner of the hand")),
+                ("loser", _l("The loser of the hand")),
+                ("alternate", _l("Players take turns")),
+            ]
+        ),
         default="",
     )
     oklahoma_ace = SelectField(
         _l("Oklahoma: an ace upcard"),
-        choices=_choices([("", _l("As the preset")), ("gin_only", _l("gin only")), ("one", _l("knock with 1"))]),
+        choices=_choices(
+            [("", _l("As the preset")), ("gin_only", _l("gin only")), ("one", _l("knock with 1"))]
+        ),
         default="",
     )
     spade_doubles = SelectField(
         _l("Oklahoma: a spade upcard"),
-        choices=_choices([("", _l("As the preset")), ("yes", _l("doubles the hand")), ("no", _l("changes nothing"))]),
+        choices=_choices(
+            [
+                ("", _l("As the preset")),
+                ("yes", _l("doubles the hand")),
+                ("no", _l("changes nothing")),
+            ]
+        ),
         default="",
     )
 
@@ -118,8 +142,16 @@ class NewGameForm(FlaskForm):
     def rule_changes(self) -> dict[str, Any]:
         """Settings the player changed from the preset."""
         changes: dict[str, Any] = {}
-        for name in ("target", "knock_limit", "gin_bonus", "big_gin_bonus", "undercut_bonus",
-                     "game_bonus", "box_bonus", "shutout_bonus"):
+        for name in (
+            "target",
+            "knock_limit",
+            "gin_bonus",
+            "big_gin_bonus",
+            "undercut_bonus",
+            "game_bonus",
+            "box_bonus",
+            "shutout_bonus",
+        ):
             value = getattr(self, name).data
             if value is not None:
                 changes[name] = value
@@ -160,8 +192,14 @@ class QuickHandForm(HandMeta):
 
     outcome = RadioField(
         _l("Outcome"),
-        choices=_choices([("knock", _l("Knock")), ("gin", _l("Gin")), ("big_gin", _l("Big gin")),
-                 ("dead", _l("Dead hand"))]),
+        choices=_choices(
+            [
+                ("knock", _l("Knock")),
+                ("gin", _l("Gin")),
+                ("big_gin", _l("Big gin")),
+                ("dead", _l("Dead hand")),
+            ]
+        ),
         default="knock",
         validators=[InputRequired()],
     )

@@ -28,9 +28,16 @@ from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, new_token
 from ..scoring import HandError, RulesError, rules_from_spec
 from ..sheets import game_rules, gin_sheet
-from . import access, service
-from . import bp
-from .entry import QUICK_FIELDS, card_inputs, fill_cards, fill_quick, quick_inputs, seat_choices, show_problems
+from . import access, bp, service
+from .entry import (
+    QUICK_FIELDS,
+    card_inputs,
+    fill_cards,
+    fill_quick,
+    quick_inputs,
+    seat_choices,
+    show_problems,
+)
 from .forms import EmptyForm, NewGameForm, PinForm, QuickHandForm, SetPinForm, VersionForm
 
 
@@ -112,14 +119,19 @@ def new_game() -> str | Response:
             if not all(names):
                 form.player1.errors = [_("Every player needs a name.")]
             else:
-                dealer = secrets.randbelow(2) if form.dealer.data == "draw" else int(form.dealer.data)
-                game = _create(form.variant.data, names, rules.to_dict(), {"dealer": dealer}, form.pin.data)
+                dealer = (
+                    secrets.randbelow(2) if form.dealer.data == "draw" else int(form.dealer.data)
+                )
+                game = _create(
+                    form.variant.data, names, rules.to_dict(), {"dealer": dealer}, form.pin.data
+                )
                 return redirect(url_for("games.sheet", game_id=game.id))
     return render_template("games/new.html", form=form)
 
 
-def _create(variant: str, players: list[str], rules: dict[str, Any], setup: dict[str, Any],
-            pin: str | None) -> Game:
+def _create(
+    variant: str, players: list[str], rules: dict[str, Any], setup: dict[str, Any], pin: str | None
+) -> Game:
     db = get_session()
     game = Game(variant=variant, players=players, rules=rules, setup=setup)
     if pin:
@@ -140,7 +152,9 @@ def sheet(game_id: str) -> str | Response:
         if access.secret_matches(game, key):
             access.grant_edit(game)
             return redirect(url_for("games.sheet", game_id=game.id))
-        flash(_("That edit link is not right; you can watch this game but not change it."), "warning")
+        flash(
+            _("That edit link is not right; you can watch this game but not change it."), "warning"
+        )
     access.remember(game)
     form = QuickHandForm()
     _prepare_quick(form, game)
@@ -153,7 +167,7 @@ def _prepare_quick(form: QuickHandForm, game: Game) -> None:
     rules = game_rules(game)
     if rules.big_gin_bonus is None:
         form.outcome.choices = [
-            c for c in form.outcome.choices if getattr(c, "value", None) != "big_gin"  # type: ignore[union-attr]
+            c for c in form.outcome.choices if getattr(c, "value", None) != "big_gin"
         ]
     if form.version.data in (None, ""):
         form.version.data = str(game.version)
@@ -198,28 +212,40 @@ def _save_new(game: Game, inputs: dict[str, Any], form: Any) -> Response | None:
     token = form.token.data or None
     try:
         number = service.add_hand(
-            db, game, inputs, token=token, version=_version(form), by=_by(),
+            db,
+            game,
+            inputs,
+            token=token,
+            version=_version(form),
+            by=_by(),
             finished=lambda g: gin_sheet(g).finished,
         )
         db.commit()
     except service.Conflict:
         db.rollback()
         form.version.data = str(_game(game.id).version)
-        form.form_errors = [_(  # type: ignore[misc]
-            "Another phone changed this game while you were entering this hand, so it was "
-            "not saved. Check the sheet; if your hand is still missing, press Save again."
-        )]
+        form.form_errors = [
+            _(
+                "Another phone changed this game while you were entering this hand, so it was "
+                "not saved. Check the sheet; if your hand is still missing, press Save again."
+            )
+        ]
         return None
     except service.GameOver:
         db.rollback()
-        form.form_errors = [_("The game is over: no more hands. Corrections still work.")]  # type: ignore[misc]
+        form.form_errors = [_("The game is over: no more hands. Corrections still work.")]
         return None
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
         db.rollback()
         if service.duplicate_of(db, game, token) is not None:
             return redirect(url_for("games.sheet", game_id=game.id))
-        form.form_errors = [_("Another phone saved a hand at the same moment. Check the sheet and save again if needed.")]  # type: ignore[misc]
+        form.form_errors = [
+            _(
+                "Another phone saved a hand at the same moment. "
+                "Check the sheet and save again if needed."
+            )
+        ]
         return None
     flash(_("Hand %(number)s saved.", number=number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{number}")
@@ -251,7 +277,7 @@ def _card_hand_inputs(game: Game, form: CardHandForm) -> dict[str, Any] | None:
 
 
 @bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
-def new_card_hand(game_id: str) -> str | Response:
+def new_card_hand(game_id: str) -> Response | tuple[str, int]:
     """Enter a hand card by card; the engine checks and explains it."""
     game = _locked(game_id) if request.method == "POST" else _game(game_id)
     access.require_edit(game)
@@ -276,8 +302,12 @@ def hand(game_id: str, number: int) -> str:
     if not 1 <= number <= len(sheet.hands):
         abort(404)
     return render_template(
-        "games/hand.html", game=game, sheet=sheet, number=number,
-        scored=sheet.hands[number - 1], row=sheet.game.rows[number - 1],
+        "games/hand.html",
+        game=game,
+        sheet=sheet,
+        number=number,
+        scored=sheet.hands[number - 1],
+        row=sheet.game.rows[number - 1],
         editable=access.can_edit(game),
     )
 
@@ -336,10 +366,12 @@ def _save_edit(game: Game, number: int, inputs: dict[str, Any], form: Any) -> Re
     except service.Conflict:
         db.rollback()
         form.version.data = str(_game(game.id).version)
-        form.form_errors = [_(  # type: ignore[misc]
-            "Another phone changed this game while you were editing, so your correction "
-            "was not saved. Check the sheet, then save again."
-        )]
+        form.form_errors = [
+            _(
+                "Another phone changed this game while you were editing, so your correction "
+                "was not saved. Check the sheet, then save again."
+            )
+        ]
         return None
     flash(_("Hand %(number)s corrected; everything after it is recomputed.", number=number))
     return redirect(url_for("games.sheet", game_id=game.id) + f"#hand-{number}")
@@ -367,8 +399,15 @@ def delete_hand(game_id: str, number: int) -> str | Response:
         flash(_("Hand %(number)s deleted; everything after it is recomputed.", number=number))
         return redirect(url_for("games.sheet", game_id=game.id))
     sheet = gin_sheet(game)
-    return render_template("games/delete.html", game=game, number=number, form=form,
-                           scored=sheet.hands[number - 1], row=sheet.game.rows[number - 1], sheet=sheet)
+    return render_template(
+        "games/delete.html",
+        game=game,
+        number=number,
+        form=form,
+        scored=sheet.hands[number - 1],
+        row=sheet.game.rows[number - 1],
+        sheet=sheet,
+    )
 
 
 @bp.post("/g/<game_id>/undo")

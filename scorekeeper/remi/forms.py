@@ -34,7 +34,7 @@ MAX_NAME = 40
 _GROUP_SEPARATORS = re.compile(r"[\n;|]+")
 
 
-class CombinationsField(TextAreaField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+class CombinationsField(TextAreaField):
     """Combinations put down, one a line (or separated by ``;``). Parsed into ``groups``."""
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
@@ -60,7 +60,7 @@ class CombinationsField(TextAreaField):  # type: ignore[misc,unused-ignore]  # w
                 )
 
 
-class DiscardField(StringField):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+class DiscardField(StringField):
     """The one card the player who went out discarded. Parsed into ``card``."""
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
@@ -85,7 +85,7 @@ class DiscardField(StringField):  # type: ignore[misc,unused-ignore]  # wtforms 
         self.card = cards[0]
 
 
-class PlayerForm(Form):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+class PlayerForm(Form):
     """One player's block: name, combinations on the table, cards still in hand."""
 
     player_name = StringField(_l("Name"), [Length(max=MAX_NAME)])
@@ -97,7 +97,7 @@ class PlayerForm(Form):  # type: ignore[misc,unused-ignore]  # wtforms is untype
         return not any((f.data or "").strip() for f in (self.player_name, self.table, self.hand))
 
 
-class RemiCheckForm(FlaskForm):  # type: ignore[misc,unused-ignore]  # wtforms is untyped
+class RemiCheckForm(FlaskForm):
     """Rules, 2–4 players' cards and who went out, to settle one Remi deal."""
 
     rules = RadioField(

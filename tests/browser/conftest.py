@@ -33,8 +33,14 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as p:
         chromium = p.chromium.launch(
             executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--no-first-run"],
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
         )
         yield chromium
         chromium.close()
@@ -43,8 +49,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page in a phone-sized window; ``phone.shot(name)`` saves a screenshot."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1,
-                                  locale="en-GB")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="en-GB"
+    )
     page = context.new_page()
     folder = OUTPUT / request.node.name
     folder.mkdir(parents=True, exist_ok=True)
