@@ -111,7 +111,7 @@ def test_results_are_deterministic() -> None:
     assert best_arrangement(cards) == best_arrangement(list(reversed(parse_cards(cards))))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(hands(10))
 def test_ten_cards_match_brute_force(cards: list[Card]) -> None:
     arrangement = best_arrangement(cards)
@@ -119,7 +119,7 @@ def test_ten_cards_match_brute_force(cards: list[Card]) -> None:
     assert_legal(arrangement, cards)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(hands(11))
 def test_eleven_cards_match_brute_force(cards: list[Card]) -> None:
     arrangement = best_arrangement(cards, PRESETS["classic"])  # no big gin: always a discard
@@ -131,7 +131,7 @@ def test_eleven_cards_match_brute_force(cards: list[Card]) -> None:
     assert_legal(played, cards)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(hands(10))
 def test_every_best_arrangement_is_best_and_distinct(cards: list[Card]) -> None:
     layouts = all_best_arrangements(cards)

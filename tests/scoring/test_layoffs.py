@@ -95,7 +95,7 @@ def test_no_layoffs_when_the_knocker_has_no_melds_given() -> None:
 POOL = [c for c in DECK if c.suit.value in "SHD" and 3 <= c.rank <= 10]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.permutations(POOL))
 def test_defender_best_matches_brute_force(cards: list[Card]) -> None:
     knocker = best_arrangement(cards[:10])
@@ -108,7 +108,7 @@ def test_defender_best_matches_brute_force(cards: list[Card]) -> None:
     assert check_layoffs(knocker.melds, list(play.layoffs)) == []
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(
     st.permutations(POOL), st.lists(st.integers(0, 3), min_size=10, max_size=10), st.integers(1, 4)
 )

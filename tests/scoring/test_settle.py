@@ -483,7 +483,7 @@ POOL = [c for c in DECK if c.suit.value in "SHD" and 2 <= c.rank <= 10] + list(
 )
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(st.permutations(POOL))
 def test_settled_layouts_are_legal_and_optimal(cards: list[Card]) -> None:
     knocker, defender = cards[:10], cards[10:20]
