@@ -368,3 +368,22 @@ def test_api_raw_bodies(app: Flask, client: FlaskClient, raw: bytes,
         assert response.status_code == 422, (path, response.status_code)
         assert response.get_json()["errors"]
     assert counts(app) == rows
+
+
+@pytest.mark.parametrize("path", ["/api/v1/games/a%00b", "/g/a%00b", "/g/a%00b/history",
+                                  "/g/a%00b/export.json", "/g/a%00b/unlock"])
+def test_a_nul_byte_in_a_game_id_is_not_found(client: FlaskClient, path: str) -> None:
+    response = client.get(path)
+    assert_no_500(response)
+    assert response.status_code == 404
+
+
+def test_a_nul_byte_in_a_name_is_refused_or_kept(app: Flask, client: FlaskClient) -> None:
+    before = counts(app)
+    response = post_json(client, "/api/v1/games", {"players": ["A\x00nn", "Bob"]})
+    assert_no_500(response)
+    if response.status_code != 201:
+        assert counts(app) == before
+    page = client.post("/games/new", data={"variant": "gin", "player1": "A\x00nn",
+                                           "player2": "Bob", "preset": "classic", "dealer": "0"})
+    assert_no_500(page)
