@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, object_session
 
 from ..models import Change, Game, Hand, Submission, now_utc
 
@@ -115,8 +115,12 @@ def _record(
     after: dict[str, Any] | None,
     by: str,
 ) -> None:
-    game.changes.append(
-        Change(action=action, hand_number=number, before=before, after=after, by=by)
-    )
+    # Set through the backref so that a long history is not loaded just to append to it
+    # (appending to ``game.changes`` would load every earlier change first).
+    change = Change(game=game, action=action, hand_number=number, before=before, after=after,
+                    by=by)
+    session = object_session(game)
+    if session is not None:
+        session.add(change)
     game.version += 1
     game.updated_at = now_utc()
