@@ -46,14 +46,16 @@ def job(solve: Callable[[Any], object], hands: Sequence[Any]) -> Callable[[], ob
     return lambda: [solve(hand) for hand in hands]
 
 
-def rate(run: Callable[[], object], count: int, rounds: int) -> float:
-    """Hands per second: the best of ``rounds`` timings of ``run`` over ``count`` hands."""
-    best = float("inf")
+def rates(runs: dict[str, Callable[[], object]], count: int, rounds: int) -> dict[str, float]:
+    """Hands per second of each run: its best time over ``rounds``, the runs interleaved
+    round by round so that a busy moment on a shared machine hits them all alike."""
+    best = dict.fromkeys(runs, float("inf"))
     for _ in range(rounds):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return count / best
+        for engine, run in runs.items():
+            start = time.perf_counter()
+            run()
+            best[engine] = min(best[engine], time.perf_counter() - start)
+    return {engine: count / seconds for engine, seconds in best.items()}
 
 
 # --- reference engines (optional) ---------------------------------------------------------
@@ -122,12 +124,12 @@ def main() -> None:
     for name, hands in sets.items():
         eleven = name.startswith("11")
         rules = CLASSIC if eleven else None
-        ours[name] = rate(job(partial(best_arrangement, rules=rules), hands), count, rounds)
+        runs = {"ours": job(partial(best_arrangement, rules=rules), hands)}
         expected = [best_arrangement(h, rules).deadwood_points for h in hands]
         if rl is not None and not eleven:
             clusters, to_rl = rl
             rl_hands = [[to_rl(c) for c in h] for h in hands]
-            theirs["rlcard"][name] = rate(job(clusters, rl_hands), count, rounds)
+            runs["rlcard"] = job(clusters, rl_hands)
             got = [rlcard_deadwood(clusters(h), h) for h in rl_hands]
             assert got == expected, "rlcard disagrees on a hand's deadwood"
         if spiel is not None:
@@ -135,8 +137,12 @@ def main() -> None:
             solve = spiel.min_deadwood
             if eleven:
                 solve = partial(spiel_best_discard, spiel)
-            theirs["open_spiel"][name] = rate(job(solve, ints), count, rounds)
+            runs["open_spiel"] = job(solve, ints)
             assert [solve(h) for h in ints] == expected, "open_spiel disagrees on a deadwood"
+        measured = rates(runs, count, rounds)
+        ours[name] = measured.pop("ours")
+        for engine, value in measured.items():
+            theirs[engine][name] = value
 
     print_table(ours, theirs)
     latency(rng, 400 if args.quick else 2000)
