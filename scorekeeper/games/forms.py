@@ -37,15 +37,11 @@ def _optional_int(label: Any, low: int = 0, high: int = 10000) -> IntegerField:
 class NewGameForm(FlaskForm):
     """Players, rules and the first dealer of a new game."""
 
-    variant = SelectField(
-        _l("Game"),
-        choices=_choices(
-            [("gin", _l("Gin rummy (two players)")), ("oklahoma", _l("Oklahoma gin"))]
-        ),
-        default="gin",
-    )
+    variant = SelectField(_l("Game"), choices=[], default="gin")
     player1 = StringField(_l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX)])
     player2 = StringField(_l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX)])
+    player3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=NAME_MAX)])
+    player4 = StringField(_l("Player 4"), validators=[Optional(), Length(max=NAME_MAX)])
     preset = SelectField(
         _l("Rules"),
         choices=_choices(
@@ -55,17 +51,42 @@ class NewGameForm(FlaskForm):
                 ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
                 ("modern", _l("Modern: gin 25, big gin 31, undercut 25, game 100, box 25")),
                 ("oklahoma", _l("Oklahoma: upcard sets the knock limit, target 150")),
+                ("three_hand", _l("Three-hand: gin 25, undercut 10, no bonuses")),
+                ("partnership", _l("Partnership: target 125, game 100, box 25")),
+                ("remi", _l("Remi: sets count only with a sequence")),
             ]
         ),
         default="classic",
     )
     dealer = RadioField(
-        _l("First dealer"),
+        _l("First dealer (three-hand: who is in the box)"),
         choices=_choices(
-            [("0", _l("Player 1")), ("1", _l("Player 2")), ("draw", _l("Draw for it"))]
+            [
+                ("0", _l("Player 1")),
+                ("1", _l("Player 2")),
+                ("2", _l("Player 3")),
+                ("3", _l("Player 4")),
+                ("draw", _l("Draw for it")),
+            ]
         ),
         default="0",
     )
+    captain = SelectField(
+        _l("Three-hand gin: first captain"),
+        choices=_choices(
+            [
+                ("auto", _l("The player after the box")),
+                ("0", _l("Player 1")),
+                ("1", _l("Player 2")),
+                ("2", _l("Player 3")),
+            ]
+        ),
+        default="auto",
+    )
+    deals = _optional_int(
+        _l("Remi: end after this many deals (blank: play to the target)"), 1, 1000
+    )
+    lenient = BooleanField(_l("Remi: sets count without a sequence"))
     pin = StringField(
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
@@ -135,9 +156,16 @@ class NewGameForm(FlaskForm):
         default="",
     )
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        from ..variants import VARIANTS  # the variants build on these forms
+
+        self.variant.choices = _choices([(v.name, v.label) for v in VARIANTS.values()])
+
     def players(self) -> list[str]:
-        """The players' names, trimmed."""
-        return [self.player1.data.strip(), self.player2.data.strip()]
+        """The players' names, trimmed, blanks left out."""
+        names = (self.player1, self.player2, self.player3, self.player4)
+        return [n.data.strip() for n in names if n.data and n.data.strip()]
 
     def rule_changes(self) -> dict[str, Any]:
         """Settings the player changed from the preset."""
@@ -164,8 +192,10 @@ class NewGameForm(FlaskForm):
             changes["tie_is_undercut"] = self.tie.data == "undercut"
         if self.spade_doubles.data:
             changes["spade_doubles"] = self.spade_doubles.data == "yes"
-        if self.variant.data == "oklahoma":
-            changes["oklahoma"] = True
+        if self.deals.data is not None:
+            changes["deals"] = self.deals.data
+        if self.lenient.data:
+            changes["sets_need_sequence"] = False
         return changes
 
 

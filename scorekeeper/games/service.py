@@ -117,8 +117,7 @@ def _record(
 ) -> None:
     # Set through the backref so that a long history is not loaded just to append to it
     # (appending to ``game.changes`` would load every earlier change first).
-    change = Change(game=game, action=action, hand_number=number, before=before, after=after,
-                    by=by)
+    change = Change(game=game, action=action, hand_number=number, before=before, after=after, by=by)
     session = object_session(game)
     if session is not None:
         session.add(change)

@@ -179,6 +179,18 @@ PRESETS: dict[str, Rules] = {
     "pagat": Rules(game_bonus=100, box_bonus=20, shutout=Shutout.FLAT, preset="pagat"),
     "modern": _MODERN,
     "oklahoma": dataclasses.replace(_MODERN, oklahoma=True, target=150, preset="oklahoma"),
+    # Three-hand gin (§5, seed 001): gin 25 ("some say 20"), undercut 10, no bonuses.
+    "three_hand": Rules(gin_bonus=25, preset="three_hand"),
+    # Partnership gin (§6, seed 004's teams): the Russian values, target 125.
+    "partnership": Rules(
+        gin_bonus=25,
+        undercut_bonus=25,
+        target=125,
+        game_bonus=100,
+        box_bonus=25,
+        shutout=Shutout.DOUBLE,
+        preset="partnership",
+    ),
     # Remi scores its own way (RULES.md §7); the gin settings are unused there.
     "remi": Rules(target=500, preset="remi"),
 }

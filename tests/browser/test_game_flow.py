@@ -16,7 +16,7 @@ def save_quick(page: Any, outcome: str, knocker: int, k: int | None, d: int) -> 
     if k is not None:
         page.fill("input[name=knocker_deadwood]", str(k))
     page.fill("input[name=defender_deadwood]", str(d))
-    page.get_by_role("button", name="Save hand").click()
+    page.get_by_role("button", name="Save", exact=True).click()
 
 
 def test_a_whole_game_on_a_phone(live_url: str, phone: Any) -> None:
@@ -36,12 +36,12 @@ def test_a_whole_game_on_a_phone(live_url: str, phone: Any) -> None:
     phone.shot("2-first-hand")
 
     # Hand 2 with cards: Bob goes gin, Ann is left with 5♦ 7♠ 10♥ = 22 → 22 + 25 = 47.
-    page.get_by_role("link", name="Enter this hand with cards (checked)").click()
+    page.get_by_role("link", name="Enter it with cards (checked)").click()
     page.locator("input[name=knocker][value='1']").check()
     page.fill("[name=knocker_cards]", "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D")
     page.fill("[name=defender_cards]", "TC JC QC KC 8H 8C 8S 5D 7S TH")
     phone.shot("3-card-mode")
-    page.get_by_role("button", name="Check and save hand").click()
+    page.get_by_role("button", name="Check and save").click()
     assert "Hand 2 saved" in page.content()
 
     # Correct hand 1: Bob's deadwood was 16, so Ann scores 15.
@@ -60,7 +60,7 @@ def test_a_whole_game_on_a_phone(live_url: str, phone: Any) -> None:
     assert "Ann wins the game" in settlement.inner_text()
     assert settlement.locator(".final").all_inner_texts() == ["278", "125"]
     assert settlement.locator(".margin").inner_text() == "153"
-    assert page.get_by_role("button", name="Save hand").count() == 0
+    assert page.get_by_role("button", name="Save", exact=True).count() == 0
     phone.shot("5-finished")
 
 

@@ -1,0 +1,56 @@
+"""A game's history, and handing editing to another phone with a PIN."""
+
+from __future__ import annotations
+
+from flask import flash, render_template
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from . import access, bp, service
+from .common import by, load, locked, to_sheet
+from .forms import PinForm, SetPinForm
+
+
+@bp.get("/g/<game_id>/history")
+def history(game_id: str) -> str:
+    """Every change to the game: what, when, old and new values."""
+    game, variant = load(game_id)
+    return render_template(
+        "games/history.html", game=game, variant=variant, changes=list(reversed(game.changes))
+    )
+
+
+@bp.route("/g/<game_id>/unlock", methods=["GET", "POST"])
+def unlock(game_id: str) -> str | Response | tuple[str, int]:
+    """Another phone at the table takes over editing with the game's PIN."""
+    form = PinForm()
+    if not form.is_submitted():
+        game, _variant = load(game_id)
+        return render_template("games/unlock.html", game=game, form=form)
+    game, _variant = locked(game_id, editing=False)
+    if form.validate():
+        ok = access.try_pin(game, form.pin.data.strip())
+        get_session().commit()
+        if ok:
+            access.grant_edit(game, via_pin=True)
+            flash(_("This phone can now enter hands."))
+            return to_sheet(game)
+        form.pin.errors = [_("That PIN is not right.")]
+    return render_template("games/unlock.html", game=game, form=form), 422
+
+
+@bp.post("/g/<game_id>/pin")
+def set_pin(game_id: str) -> Response:
+    """Set or change the game's PIN."""
+    game, _variant = locked(game_id)
+    form = SetPinForm()
+    if form.validate_on_submit():
+        access.set_pin(game, form.pin.data)
+        service.record_event(game, "pin", by())
+        get_session().commit()
+        flash(_("PIN set. Another phone can open the game and enter it."))
+        return to_sheet(game)
+    get_session().rollback()
+    flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
+    return to_sheet(game)

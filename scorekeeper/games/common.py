@@ -1,0 +1,135 @@
+"""Helpers the game views share: loading and locking a game, saving a hand safely."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, redirect, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from ..models import Game
+from ..variants import Variant, variant_for
+from . import access, service
+
+
+def load(game_id: str) -> tuple[Game, Variant]:
+    """The game (404 if unknown) and its variant."""
+    game = get_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game, variant_for(game)
+
+
+def locked(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
+    """The game locked for a change; ``editing`` refuses browsers that only watch."""
+    game = service.lock_game(get_session(), game_id)
+    if game is None:
+        abort(404)
+    if editing:
+        access.require_edit(game)
+    return game, variant_for(game)
+
+
+def for_method(game_id: str) -> tuple[Game, Variant]:
+    """Locked for a POST that may change the game, plain for a GET; editors only."""
+    if request.method == "POST":
+        return locked(game_id)
+    game, variant = load(game_id)
+    access.require_edit(game)
+    return game, variant
+
+
+def version_of(form: Any) -> int:
+    """The sheet version a form was drawn from; a form without one matches no sheet
+    (-1), so it can never change a game it was not drawn from."""
+    try:
+        return int(form.version.data)
+    except (TypeError, ValueError, AttributeError):
+        return -1
+
+
+def by() -> str:
+    """How this browser edits the game, as the history records it."""
+    game_id = (request.view_args or {}).get("game_id", "")
+    return access.editor_label(str(game_id))
+
+
+def to_sheet(game: Game, anchor: str = "") -> Response:
+    """Back to the sheet."""
+    return redirect(url_for("games.sheet", game_id=game.id) + anchor)
+
+
+def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) -> Response | None:
+    """Add the hand and redirect, or explain a lost race (``None``: show the form again)."""
+    db = get_session()
+    token = form.token.data or None
+    try:
+        number = service.add_hand(
+            db,
+            game,
+            inputs,
+            token=token,
+            version=version_of(form),
+            by=by(),
+            finished=lambda g: bool(variant.sheet(g).finished),
+        )
+        db.commit()
+    except service.Conflict:
+        db.rollback()
+        form.version.data = str(load(game.id)[0].version)
+        form.form_errors = [
+            _(
+                "Another phone changed this game while you were entering this hand, so it was "
+                "not saved. Check the sheet; if your hand is still missing, press Save again."
+            )
+        ]
+        return None
+    except service.GameOver:
+        db.rollback()
+        form.form_errors = [_("The game is over: no more hands. Corrections still work.")]
+        return None
+    except IntegrityError:
+        # Two phones raced past the checks at once; the loser is told, nothing doubles.
+        db.rollback()
+        if service.duplicate_of(db, game, token) is not None:
+            return to_sheet(game)
+        form.form_errors = [
+            _(
+                "Another phone saved a hand at the same moment. "
+                "Check the sheet and save again if needed."
+            )
+        ]
+        return None
+    flash(_("%(what)s %(number)s saved.", what=variant.hand_word, number=number))
+    return to_sheet(game, f"#hand-{number}")
+
+
+def save_edit(
+    game: Game, variant: Variant, number: int, inputs: dict[str, Any], form: Any
+) -> Response | None:
+    """Replace a hand's inputs and redirect, or explain a lost race."""
+    db = get_session()
+    try:
+        service.edit_hand(db, game, number, inputs, version=version_of(form), by=by())
+        db.commit()
+    except service.Conflict:
+        db.rollback()
+        form.version.data = str(load(game.id)[0].version)
+        form.form_errors = [
+            _(
+                "Another phone changed this game while you were editing, so your correction "
+                "was not saved. Check the sheet, then save again."
+            )
+        ]
+        return None
+    flash(
+        _(
+            "%(what)s %(number)s corrected; everything after it is recomputed.",
+            what=variant.hand_word,
+            number=number,
+        )
+    )
+    return to_sheet(game, f"#hand-{number}")

@@ -1,0 +1,195 @@
+"""The score sheet and its hands: enter, look at, correct, delete, undo."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, flash, make_response, render_template, request, url_for
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..db import get_session
+from ..models import Game
+from ..variants import Variant
+from . import access, bp, service
+from .common import by, for_method, load, locked, save_edit, save_new, to_sheet, version_of
+from .forms import EmptyForm, VersionForm
+
+
+@bp.get("/g/<game_id>")
+def sheet(game_id: str) -> Response:
+    """The score sheet; the edit link (``?key=``) lets this browser change it."""
+    game, variant = load(game_id)
+    key = request.args.get("key")
+    if key is not None:
+        if access.secret_matches(game, key):
+            access.grant_edit(game)
+            return to_sheet(game)
+        flash(
+            _("That edit link is not right; you can watch this game but not change it."), "warning"
+        )
+    access.remember(game)
+    played = variant.sheet(game)
+    return _render_sheet(game, variant, played, variant.quick_form(game, played))
+
+
+def _render_sheet(
+    game: Game, variant: Variant, played: Any, form: Any, status: int = 200
+) -> Response:
+    body = render_template(
+        "games/sheet.html",
+        game=game,
+        variant=variant,
+        sheet=played,
+        form=form,
+        editable=access.can_edit(game),
+        empty=EmptyForm(),
+        view_url=url_for("games.sheet", game_id=game.id, _external=True),
+        edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
+    )
+    return make_response(body, status)
+
+
+@bp.post("/g/<game_id>/hands")
+def add_hand(game_id: str) -> Response:
+    """Save a hand entered in quick mode."""
+    game, variant = locked(game_id)
+    played = variant.sheet(game)
+    form = variant.quick_form(game, played)
+    inputs = variant.quick_inputs(form, game, played)
+    if inputs is not None:
+        saved = save_new(game, variant, inputs, form)
+        if saved is not None:
+            return saved
+        get_session().rollback()
+        return _render_sheet(game, variant, variant.sheet(game), form, 409)
+    get_session().rollback()
+    return _render_sheet(game, variant, played, form, 422)
+
+
+@bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
+def new_card_hand(game_id: str) -> Response | tuple[str, int]:
+    """Enter a hand card by card; the engine checks and explains it."""
+    game, variant = for_method(game_id)
+    if not variant.card_mode:
+        abort(404)
+    played = variant.sheet(game)
+    form = variant.card_form(game, played)
+    status = 200
+    if request.method == "POST":
+        inputs = variant.card_inputs(form, game, played)
+        if inputs is not None:
+            saved = save_new(game, variant, inputs, form)
+            if saved is not None:
+                return saved
+        get_session().rollback()
+        status = 409 if inputs is not None else 422
+    page = render_template(
+        "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None
+    )
+    return page, status
+
+
+@bp.get("/g/<game_id>/hands/<int:number>")
+def hand(game_id: str, number: int) -> str:
+    """One hand in full: what was entered, cards grouped into melds, the explanation."""
+    game, variant = load(game_id)
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    return render_template(
+        "games/hand.html",
+        game=game,
+        variant=variant,
+        sheet=variant.sheet(game),
+        number=number,
+        editable=access.can_edit(game),
+    )
+
+
+@bp.route("/g/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
+    """Correct a past hand, in quick mode or with its cards."""
+    game, variant = for_method(game_id)
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    stored = game.hands[number - 1].inputs
+    mode = request.args.get("mode") or stored.get("mode", "quick")
+    cards = mode == "cards" and variant.card_mode
+    played = variant.sheet(game)
+    form = variant.card_form(game, played) if cards else variant.quick_form(game, played)
+    status = 200
+    if request.method == "GET":
+        (variant.fill_cards if cards else variant.fill_quick)(form, stored)
+    else:
+        read = variant.card_inputs if cards else variant.quick_inputs
+        inputs = read(form, game, played)
+        if inputs is not None:
+            done = save_edit(game, variant, number, inputs, form)
+            if done is not None:
+                return done
+        get_session().rollback()
+        status = 409 if inputs is not None else 422
+    template = "games/card_hand.html" if cards else "games/edit_quick.html"
+    page = render_template(
+        template, game=game, variant=variant, sheet=played, form=form, number=number
+    )
+    return page, status
+
+
+@bp.route("/g/<game_id>/hands/<int:number>/delete", methods=["GET", "POST"])
+def delete_hand(game_id: str, number: int) -> str | Response:
+    """Delete a past hand, after a confirmation."""
+    game, variant = for_method(game_id)
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    form = VersionForm()
+    if request.method == "GET":
+        form.version.data = str(game.version)
+    elif form.validate_on_submit():
+        db = get_session()
+        try:
+            service.delete_hand(db, game, number, version=version_of(form), by=by())
+            db.commit()
+        except service.Conflict:
+            db.rollback()
+            flash(_("Another phone changed this game first; nothing was deleted."), "warning")
+            return to_sheet(game)
+        flash(
+            _(
+                "%(what)s %(number)s deleted; everything after it is recomputed.",
+                what=variant.hand_word,
+                number=number,
+            )
+        )
+        return to_sheet(game)
+    return render_template(
+        "games/delete.html",
+        game=game,
+        variant=variant,
+        number=number,
+        form=form,
+        sheet=variant.sheet(game),
+    )
+
+
+@bp.post("/g/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    """Take back the last hand entered."""
+    game, variant = locked(game_id)
+    form = VersionForm()
+    if not form.validate_on_submit():
+        abort(400)
+    if not game.hands:
+        flash(_("There is nothing to undo."), "warning")
+        return to_sheet(game)
+    db = get_session()
+    number = len(game.hands)
+    try:
+        service.delete_hand(db, game, number, version=version_of(form), by=by(), action="undo")
+        db.commit()
+    except service.Conflict:
+        db.rollback()
+        flash(_("Another phone changed this game first; nothing was undone."), "warning")
+        return to_sheet(game)
+    flash(_("%(what)s %(number)s undone.", what=variant.hand_word, number=number))
+    return to_sheet(game)

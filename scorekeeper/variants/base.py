@@ -1,0 +1,108 @@
+"""What every kind of game tells the pages, the API and the PDF.
+
+A ``Variant`` knows how a game of its kind is set up, how a hand (or deal) is
+entered in quick mode and with cards, how stored inputs are checked, how the hands
+replay into a sheet (through ``scoring/`` — nothing here decides a score), and
+which templates show it. The game views and the API are the same for every kind;
+they ask the game's variant.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Protocol
+
+from flask_wtf import FlaskForm
+
+from ..models import Game
+from ..scoring import Rules
+
+
+class Sheet(Protocol):
+    """What the generic views need of a replayed game."""
+
+    rules: Rules
+    players: tuple[str, ...]
+
+    @property
+    def finished(self) -> bool:
+        """Whether the game is over (no new hands)."""
+        ...
+
+
+class Variant:
+    """One kind of game. Subclasses fill in the class attributes and the hooks."""
+
+    name: ClassVar[str]
+    label: ClassVar[Any]  # a lazy string
+    player_counts: ClassVar[tuple[int, ...]] = (2,)
+    presets: ClassVar[tuple[str, ...]] = ("classic", "russian", "pagat", "modern")
+    default_preset: ClassVar[str] = "classic"
+    card_mode: ClassVar[bool] = True
+    # Templates: the sheet body (table, settlement), the quick-entry fields, the
+    # card-entry fields, and one hand in full.
+    sheet_template: ClassVar[str]
+    quick_template: ClassVar[str]
+    card_template: ClassVar[str | None] = None
+    hand_template: ClassVar[str]
+    hand_word: ClassVar[Any] = None  # "Hand" or "Deal" (headings), lazily translated
+    hand_noun: ClassVar[Any] = None  # "hand" or "deal" (inside a sentence)
+
+    # --- setting up -------------------------------------------------------------------
+    def rules_for(self, rules: Rules) -> Rules:
+        """The rules a game of this kind plays with (e.g. Oklahoma forces ``oklahoma``)."""
+        return rules
+
+    def setup(self, players: Sequence[str], dealer: int, second: int | None) -> dict[str, Any]:
+        """Starting state from the first dealer (and, where asked, a second seat choice,
+        like three-hand gin's first captain). Raise ``ValueError`` for a bad choice."""
+        if not 0 <= dealer < len(players):
+            raise ValueError("the first dealer must be one of the players")
+        return {"dealer": dealer}
+
+    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """Starting state of a rematch (by default the same as this game's)."""
+        return dict(game.setup)
+
+    # --- replaying ------------------------------------------------------------------
+    def sheet(self, game: Game) -> Any:
+        """The game's hands replayed through the engine."""
+        raise NotImplementedError
+
+    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+        """Raise ``HandError``/``ValueError`` with ``.problems`` if the inputs can't be scored."""
+        raise NotImplementedError
+
+    # --- entering -------------------------------------------------------------------
+    def quick_form(self, game: Game, sheet: Any) -> FlaskForm:
+        """The quick-entry form, bound to the request, with its choices filled in."""
+        raise NotImplementedError
+
+    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from a submitted quick form, or ``None`` with the errors on it."""
+        raise NotImplementedError
+
+    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill a quick form from stored inputs (correcting a hand)."""
+        raise NotImplementedError
+
+    def card_form(self, game: Game, sheet: Any) -> FlaskForm:
+        """The card-entry form (only when ``card_mode``)."""
+        raise NotImplementedError
+
+    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from a submitted card form, or ``None`` with the errors on it."""
+        raise NotImplementedError
+
+    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill a card form from stored inputs."""
+        raise NotImplementedError
+
+    # --- JSON -----------------------------------------------------------------------
+    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+        """Stored inputs from an API body; raise ``ApiError`` with field paths."""
+        raise NotImplementedError
+
+    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement."""
+        raise NotImplementedError

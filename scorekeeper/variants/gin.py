@@ -1,0 +1,278 @@
+"""Two-player gin rummy (RULES.md §2) and Oklahoma gin (§3): one hand per row."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+from wtforms import HiddenField, RadioField
+from wtforms.validators import InputRequired
+
+from ..api.errors import (
+    ApiError,
+    card_from_json,
+    cards_from_json,
+    cards_json,
+    fail,
+    index_from_json,
+    list_at,
+    object_at,
+    problems_at,
+)
+from ..games.entry import (
+    QUICK_FIELDS,
+    card_inputs,
+    fill_cards,
+    fill_quick,
+    quick_inputs,
+    seat_choices,
+    show_problems,
+)
+from ..games.forms import QuickHandForm
+from ..handforms import GinCardsForm
+from ..hands import ScoredHand, score_hand
+from ..models import Game, new_token
+from ..scoring import HandError, Rules
+from ..sheets import GinSheet, game_rules, gin_sheet
+from .base import Variant
+
+QUICK = ("knock", "gin", "big_gin", "dead")
+
+
+class CardHandForm(GinCardsForm):
+    """A hand entered card by card, with who knocked and the form's version and token."""
+
+    knocker = RadioField(_l("Who knocked"), choices=[], validators=[InputRequired()])
+    version = HiddenField()
+    token = HiddenField()
+
+
+def prepare(form: Any, game: Game, labels: list[str] | None = None) -> Any:
+    """Fill a hand form's seat choices, version and token."""
+    form.knocker.choices = seat_choices(labels or game.players)
+    if getattr(form, "outcome", None) is not None and game_rules(game).big_gin_bonus is None:
+        form.outcome.choices = [
+            c for c in form.outcome.choices if getattr(c, "value", None) != "big_gin"
+        ]
+    if form.version.data in (None, ""):
+        form.version.data = str(game.version)
+    if not form.token.data:
+        form.token.data = new_token()
+    return form
+
+
+class GinVariant(Variant):
+    """Two-player gin: the classic sheet."""
+
+    name: ClassVar[str] = "gin"
+    label: ClassVar[Any] = _l("Gin rummy (two players)")
+    sheet_template = "games/gin/sheet.html"
+    quick_template = "games/gin/quick_fields.html"
+    card_template = "games/gin/card_fields.html"
+    hand_template = "games/gin/hand.html"
+    hand_word = _l("Hand")
+    hand_noun = _l("hand")
+
+    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """The loser of the game deals first."""
+        winner = sheet.game.winner
+        if winner is None:
+            return dict(game.setup)
+        return {"dealer": 1 - winner}
+
+    def sheet(self, game: Game) -> GinSheet:
+        """Replay the hands (``sheets.gin_sheet``)."""
+        return gin_sheet(game)
+
+    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+        """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
+        score_hand(game_rules(game), inputs)
+
+    def quick_form(self, game: Game, sheet: Any) -> QuickHandForm:
+        """Outcome, who went out, two deadwood counts (and the upcard in Oklahoma)."""
+        form: QuickHandForm = prepare(QuickHandForm(), game)
+        return form
+
+    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from the quick form, checked by the engine."""
+        inputs = quick_inputs(form) if form.validate_on_submit() else None
+        if inputs is None:
+            return None
+        try:
+            self.check(game, inputs)
+        except HandError as exc:
+            show_problems(form, exc.problems, QUICK_FIELDS)
+            return None
+        return inputs
+
+    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill from a stored hand."""
+        fill_quick(form, inputs)
+
+    def card_form(self, game: Game, sheet: Any) -> CardHandForm:
+        """Both hands' cards, optional melds and layoffs, who knocked."""
+        form: CardHandForm = prepare(CardHandForm(), game)
+        return form
+
+    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from the card form, checked and explained by the engine."""
+        if not form.validate_on_submit():
+            return None
+        try:
+            inputs = card_inputs(int(form.knocker.data), form.engine_kwargs())
+            self.check(game, inputs)
+        except HandError as exc:
+            form.show_problems(exc)
+            return None
+        return inputs
+
+    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill from a stored hand (a quick hand starts with empty cards)."""
+        fill_cards(form, inputs)
+
+    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+        """Quick totals or cards, as README's JSON API describes."""
+        inputs = hand_inputs(body, len(game.players))
+        try:
+            self.check(game, inputs)
+        except HandError as exc:
+            raise problems_at(exc.problems) from None
+        return inputs
+
+    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """Hands with their results, totals, boxes, needs, settlement."""
+        played = sheet.game
+        return {
+            "hands": [hand_json(i + 1, h, sheet.game.rows[i]) for i, h in enumerate(sheet.hands)],
+            "totals": list(played.totals),
+            "boxes": list(played.boxes),
+            "needs": list(played.needs),
+            "next_dealer": played.next_dealer,
+            "finished": played.finished,
+            "winner": played.winner,
+            "settlement": settlement_json(played.settlement),
+        }
+
+
+class OklahomaVariant(GinVariant):
+    """Oklahoma gin: the upcard sets each hand's knock limit; spades double."""
+
+    name: ClassVar[str] = "oklahoma"
+    label: ClassVar[Any] = _l("Oklahoma gin")
+    presets: ClassVar[tuple[str, ...]] = ("oklahoma", "classic", "russian", "pagat", "modern")
+    default_preset: ClassVar[str] = "oklahoma"
+
+    def rules_for(self, rules: Rules) -> Rules:
+        """Oklahoma is always on in an Oklahoma game."""
+        return rules if rules.oklahoma else rules.replace(oklahoma=True)
+
+
+def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
+    """One gin hand: its inputs and what the engine made of it."""
+    return {
+        "number": number,
+        "inputs": dict(scored.inputs),
+        "dealer": row.dealer,
+        "outcome": row.hand.outcome.value,
+        "winner": row.hand.winner,
+        "points": row.hand.points,
+        "doubled": row.hand.doubled,
+        "box": row.box,
+        "totals": list(row.totals),
+        "after_end": row.after_end,
+        "explanation": [str(step) for step in scored.result.explanation],
+    }
+
+
+def settlement_json(settlement: Any) -> dict[str, Any] | None:
+    """A game's final settlement (RULES.md §2.4), or ``None`` while it goes on."""
+    if settlement is None:
+        return None
+    return {
+        "winner": settlement.winner,
+        "shutout": settlement.shutout,
+        "lines": [
+            {"seat": line.seat, "amount": line.amount, "text": str(line.step)}
+            for line in settlement.lines
+        ],
+        "finals": list(settlement.finals),
+        "margin": settlement.margin,
+        "explanation": [str(step) for step in settlement.explanation],
+    }
+
+
+def _deadwood(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(where, "must be a whole number")
+    return int(value)
+
+
+def hand_inputs(body: dict[str, Any], seats: int, where: str = "") -> dict[str, Any]:
+    """Stored inputs from an API hand body (quick totals or cards); ``where`` prefixes paths."""
+    upcard = body.get("upcard")
+    upcard_text = str(card_from_json(upcard, f"{where}upcard")) if upcard is not None else None
+    knocker = body.get("knocker")
+    if isinstance(knocker, dict):
+        return _card_inputs(body, knocker, seats, upcard_text, where)
+    outcome = body.get("outcome")
+    if outcome not in QUICK:
+        fail(f"{where}outcome", f"must be one of {', '.join(QUICK)}")
+    if outcome == "dead":
+        return {
+            "mode": "quick",
+            "outcome": "dead",
+            "knocker": None,
+            "knocker_deadwood": None,
+            "defender_deadwood": None,
+            "upcard": upcard_text,
+        }
+    return {
+        "mode": "quick",
+        "outcome": outcome,
+        "knocker": index_from_json(knocker, f"{where}knocker", seats),
+        "knocker_deadwood": _deadwood(body.get("knocker_deadwood", 0), f"{where}knocker_deadwood"),
+        "defender_deadwood": _deadwood(body.get("defender_deadwood"), f"{where}defender_deadwood"),
+        "upcard": upcard_text,
+    }
+
+
+def _card_inputs(
+    body: dict[str, Any], knocker: dict[str, Any], seats: int, upcard: str | None, where: str
+) -> dict[str, Any]:
+    seat = knocker.get("seat", body.get("knocker_seat"))
+    defender = object_at(body.get("defender"), f"{where}defender")
+
+    def melds(value: Any, at: str) -> list[list[str]] | None:
+        if value is None:
+            return None
+        return [
+            cards_json(cards_from_json(m, f"{at}[{i}]"))
+            for i, m in enumerate(list_at(value, at, limit=8))
+        ]
+
+    layoffs = None
+    if defender.get("layoffs") is not None:
+        layoffs = []
+        at = f"{where}defender.layoffs"
+        for i, item in enumerate(list_at(defender["layoffs"], at, limit=11)):
+            item = object_at(item, f"{at}[{i}]")
+            meld = item.get("meld")
+            if isinstance(meld, bool) or not isinstance(meld, int):
+                fail(f"{at}[{i}].meld", "must be a whole number")
+            card = card_from_json(item.get("card"), f"{at}[{i}].card")
+            layoffs.append({"card": str(card), "meld": meld})
+    if seat is None:
+        raise ApiError([(f"{where}knocker.seat", "say which seat knocked")])
+    return {
+        "mode": "cards",
+        "knocker": index_from_json(seat, f"{where}knocker.seat", seats),
+        "knocker_cards": cards_json(cards_from_json(knocker.get("cards"), f"{where}knocker.cards")),
+        "knocker_melds": melds(knocker.get("melds"), f"{where}knocker.melds"),
+        "defender_cards": cards_json(
+            cards_from_json(defender.get("cards"), f"{where}defender.cards")
+        ),
+        "defender_melds": melds(defender.get("melds"), f"{where}defender.melds"),
+        "layoffs": layoffs,
+        "upcard": upcard,
+    }
