@@ -87,6 +87,7 @@ class NewGameForm(FlaskForm):
         _l("Remi: end after this many deals (blank: play to the target)"), 1, 1000
     )
     lenient = BooleanField(_l("Remi: sets count without a sequence"))
+    hollywood_fourth = BooleanField(_l("Hollywood: a 4th column opens when column 1 closes"))
     pin = StringField(
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
@@ -196,6 +197,8 @@ class NewGameForm(FlaskForm):
             changes["deals"] = self.deals.data
         if self.lenient.data:
             changes["sets_need_sequence"] = False
+        if self.hollywood_fourth.data:
+            changes["hollywood_fourth"] = True
         return changes
 
 
