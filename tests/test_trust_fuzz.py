@@ -169,14 +169,18 @@ def test_delete_form(client: FlaskClient, version: str | None, number: int) -> N
         assert state(client, game) == before
 
 
-@pytest.mark.parametrize("version", [None, "", "abc", "1.0", "-1", "99"])
 def test_delete_without_the_current_version_deletes_nothing(
-    client: FlaskClient, game: str, version: str | None
+    client: FlaskClient, game: str
 ) -> None:
     before = state(client, game)
-    data = {} if version is None else {"version": version}
-    assert_no_500(client.post(f"/g/{game}/hands/1/delete", data=data))
-    assert state(client, game) == before
+    deleted = []
+    for version in (None, "", "abc", "1.0", "-1", "99"):
+        data = {} if version is None else {"version": version}
+        assert_no_500(client.post(f"/g/{game}/hands/1/delete", data=data))
+        if state(client, game) != before:
+            deleted.append(version)
+            before = state(client, game)
+    assert deleted == []
 
 
 @FUZZ
@@ -354,19 +358,19 @@ RAW = [b"", b"{", b"NaN", b'{"a": NaN}', b'{"rules": Infinity}', b"[" * 50_000 +
        b'{"players": ["Ann", "Bob"], "players": 5}']
 
 
-@pytest.mark.parametrize("raw", RAW, ids=range(len(RAW)))
-@pytest.mark.parametrize("content_type", ["application/json", "text/plain", None])
-def test_api_raw_bodies(app: Flask, client: FlaskClient, raw: bytes,
-                        content_type: str | None) -> None:
+def test_api_raw_bodies(app: Flask, client: FlaskClient) -> None:
     created = post_json(client, "/api/v1/games", {"players": ["Ann", "Bob"]}).get_json()
     rows = counts(app)
-    for path in ("/api/v1/games", f"/api/v1/games/{created['id']}/hands", "/api/v1/gin/arrange",
-                 "/api/v1/gin/settle", "/api/v1/remi/settle"):
-        response = client.post(path, data=raw, content_type=content_type,
-                               headers={"X-Edit-Secret": created["edit_secret"]})
-        assert_no_500(response)
-        assert response.status_code == 422, (path, response.status_code)
-        assert response.get_json()["errors"]
+    paths = ("/api/v1/games", f"/api/v1/games/{created['id']}/hands", "/api/v1/gin/arrange",
+             "/api/v1/gin/settle", "/api/v1/remi/settle")
+    for raw in RAW:
+        for content_type in ("application/json", "text/plain", None):
+            for path in paths:
+                response = client.post(path, data=raw, content_type=content_type,
+                                       headers={"X-Edit-Secret": created["edit_secret"]})
+                assert_no_500(response)
+                assert response.status_code == 422, (path, raw[:20], content_type)
+                assert response.get_json()["errors"]
     assert counts(app) == rows
 
 
