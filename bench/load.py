@@ -261,7 +261,7 @@ def main() -> None:
     if not opts.skip_pg:
         try:
             reset_postgres(opts.pg)
-        except Exception as exc:  # noqa: BLE001 - no PostgreSQL here: say so, go on
+        except Exception as exc:  # no PostgreSQL here: say so, go on
             print(f"PostgreSQL skipped: {exc}")
         else:
             runs.append(bench_hands("PostgreSQL", opts.pg, opts))
