@@ -7,12 +7,14 @@ from flask import abort
 from ..models import Game
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
+from .hollywood import HollywoodVariant
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
     for v in (
         GinVariant(),
         OklahomaVariant(),
+        HollywoodVariant(),
     )
 }
 

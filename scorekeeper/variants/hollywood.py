@@ -1,0 +1,162 @@
+"""Hollywood gin (RULES.md §4): ordinary two-player hands, three game columns on one sheet.
+
+Hands are entered exactly as in two-player gin (the quick and card forms, the API
+bodies and the checks are ``GinVariant``'s); only the sheet differs. The engine
+(``scoring.hollywood``) decides which columns a hand goes into and settles each
+column; this module lays its answer out for the page, the PDF and the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+
+from ..hands import ScoredHand, score_hand
+from ..models import Game
+from ..scoring import Rules
+from ..scoring.game import Row
+from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
+from ..sheets import game_rules
+from .gin import GinVariant, settlement_json
+
+
+@dataclass(frozen=True)
+class HollywoodSheet:
+    """A Hollywood match as its sheet shows it: the hands and the engine's columns."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    hands: tuple[ScoredHand, ...]
+    game: HollywoodGame
+    _cells: dict[tuple[int, int], Row] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        for column in self.game.columns:
+            for row in column.rows:
+                self._cells[(column.number, row.number)] = row
+
+    @property
+    def finished(self) -> bool:
+        """Whether every column is closed."""
+        return self.game.finished
+
+    def cell(self, column: int, hand: int) -> Row | None:
+        """Column ``column``'s row for hand ``hand``, ``None`` if the hand didn't go in."""
+        return self._cells.get((column, hand))
+
+    def state(self, column: Column, hand: int) -> str:
+        """How a column stood when hand ``hand`` was played: ``in`` (the hand went into
+        it), ``open``, ``waiting`` (not opened yet) or ``closed``."""
+        if (column.number, hand) in self._cells:
+            return "in"
+        if column.opened_after is None or hand <= column.opened_after:
+            return "waiting"
+        if column.closed and column.rows and hand > column.rows[-1].number:
+            return "closed"
+        return "open"
+
+    @property
+    def match_finals(self) -> tuple[int, ...]:
+        """Each player's finals added up over the closed columns."""
+        finals = [0] * len(self.players)
+        for column in self.game.columns:
+            if column.settlement is not None:
+                for seat, value in enumerate(column.settlement.finals):
+                    finals[seat] += value
+        return tuple(finals)
+
+    @property
+    def match_leader(self) -> int | None:
+        """The player ahead over the closed columns (``None`` when level)."""
+        finals = self.match_finals
+        if finals[0] == finals[1]:
+            return None
+        return 0 if finals[0] > finals[1] else 1
+
+
+def hollywood_sheet(game: Game) -> HollywoodSheet:
+    """Replay a Hollywood match's hands into its columns."""
+    rules = game_rules(game)
+    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    played = play_hollywood(
+        rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
+    )
+    return HollywoodSheet(rules, tuple(game.players), hands, played)
+
+
+class HollywoodVariant(GinVariant):
+    """Hollywood gin: gin hands, scored into three games at once."""
+
+    name: ClassVar[str] = "hollywood"
+    label: ClassVar[Any] = _l("Hollywood gin (three games at once)")
+    presets: ClassVar[tuple[str, ...]] = ("russian", "classic", "pagat", "modern", "oklahoma")
+    default_preset: ClassVar[str] = "russian"
+    sheet_template = "games/hollywood/sheet.html"
+    hand_template = "games/hollywood/hand.html"
+
+    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """The player behind over the whole match deals first."""
+        leader = sheet.match_leader if sheet.finished else None
+        if leader is None:
+            return dict(game.setup)
+        return {"dealer": 1 - leader}
+
+    def sheet(self, game: Game) -> HollywoodSheet:  # type: ignore[override]
+        """Replay the hands into the columns."""
+        return hollywood_sheet(game)
+
+    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """Hands with the columns they went into, every column, the match."""
+        played: HollywoodGame = sheet.game
+        return {
+            "hands": [
+                _hand_json(scored, row)
+                for scored, row in zip(sheet.hands, played.rows, strict=True)
+            ],
+            "columns": [_column_json(column) for column in played.columns],
+            "next_dealer": played.next_dealer,
+            "finished": played.finished,
+            "ignored": list(played.ignored),
+            "match": {"finals": list(sheet.match_finals), "leader": sheet.match_leader},
+        }
+
+
+def _hand_json(scored: ScoredHand, row: HollywoodRow) -> dict[str, Any]:
+    return {
+        "number": row.number,
+        "inputs": dict(scored.inputs),
+        "dealer": row.dealer,
+        "outcome": row.hand.outcome.value,
+        "winner": row.hand.winner,
+        "points": row.hand.points,
+        "doubled": row.hand.doubled,
+        "columns": list(row.columns),
+        "closes": list(row.closes),
+        "after_end": row.after_end,
+        "explanation": [str(step) for step in scored.result.explanation],
+    }
+
+
+def _column_json(column: Column) -> dict[str, Any]:
+    return {
+        "number": column.number,
+        "open": column.opened_after is not None and not column.closed,
+        "opened_after": column.opened_after,
+        "closed": column.closed,
+        "winner": column.winner,
+        "totals": list(column.totals),
+        "boxes": list(column.boxes),
+        "needs": list(column.needs),
+        "hands": [
+            {
+                "hand": row.number,
+                "points": list(row.points),
+                "totals": list(row.totals),
+                "box": row.box,
+            }
+            for row in column.rows
+        ],
+        "settlement": settlement_json(column.settlement),
+    }
