@@ -1,0 +1,139 @@
+"""How long a printed score sheet takes, against a one-line WeasyPrint document.
+
+Builds gin games of 10, 40 and 200 hands through the service layer on a temporary
+SQLite database, fetches each sheet's PDF through the app (replay, template and
+WeasyPrint: what a player waits for), and times a one-line document in the same run
+as the reference. Prints medians, ratios, and the cost of each further hand.
+
+    .venv/bin/python bench/pdf.py [--runs 7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from flask import Flask
+
+from scorekeeper import create_app
+
+SIZES = (10, 40, 200)
+AIM_40 = 5.0  # a 40-hand sheet should cost at most this many one-line documents
+
+
+def hand(number: int, last: int) -> dict[str, Any]:
+    """The ``number``-th hand of a long game: knocks, gins, undercuts, a dead hand in ten.
+
+    Seat 0 wins most odd hands and seat 1 the even ones, seat 0 by more, and seat 0
+    wins the last one: the game ends there when the target is seat 0's final total.
+    """
+    if number == last:
+        return quick("knock", 0, 2, 20)
+    if number % 10 == 0:
+        return quick("dead", None, 0, 0)
+    knocker = 0 if number % 2 else 1
+    if number % 7 == 0:
+        return quick("gin", knocker, 0, 4 + number % 9)
+    if number % 5 == 0 and knocker == 1:  # an undercut: seat 0 defends and wins
+        return quick("knock", 1, 6, 6)
+    return quick("knock", knocker, 2, 6 + number % 11 + (3 if knocker == 0 else 0))
+
+
+def quick(outcome: str, knocker: int | None, k: int, d: int) -> dict[str, Any]:
+    """A hand entered in quick mode, as the sheet's form stores it."""
+    return {"mode": "quick", "outcome": outcome, "knocker": knocker,
+            "knocker_deadwood": k, "defender_deadwood": d, "upcard": None}
+
+
+def build_game(app: Flask, hands: int) -> str:
+    """A finished russian-rules game of ``hands`` hands (the last one ends it)."""
+    # Imported once the app exists, as the app itself does.
+    from scorekeeper.db import get_session
+    from scorekeeper.games import service
+    from scorekeeper.models import Game
+    from scorekeeper.scoring import PRESETS
+    from scorekeeper.sheets import gin_sheet
+
+    with app.test_request_context():
+        db = get_session()
+        rules = dataclasses.replace(PRESETS["russian"], target=10_000)
+        game = Game(variant="gin", players=["Ann", "Пётр"], rules=rules.to_dict(),
+                    setup={"dealer": 0}, version=0)
+        db.add(game)
+        for number in range(1, hands + 1):
+            service.add_hand(db, game, hand(number, hands), token=None, version=None, by="bench",
+                             finished=lambda g: False)
+        totals = gin_sheet(game).game.totals
+        game.rules = dataclasses.replace(rules, target=totals[0]).to_dict()
+        db.commit()
+        played = gin_sheet(game).game
+        assert played.finished and not played.ignored, "the game must end on its last hand"
+        return game.id
+
+
+def median_seconds(action: Callable[[], object], runs: int) -> float:
+    """Median wall time of ``action`` over ``runs`` runs, after one warm-up run."""
+    action()
+    times = []
+    for _ in range(runs):
+        start = time.process_time()
+        action()
+        times.append(time.process_time() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    """Time the sheets and the reference; print figures, ratios and the growth."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    runs = parser.parse_args().runs
+
+    import weasyprint
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
+        client = app.test_client()
+        games = {size: build_game(app, size) for size in SIZES}
+
+        def one_line() -> bytes:
+            pdf: bytes = weasyprint.HTML(string="<p>Scorekeeper</p>").write_pdf()
+            return pdf
+
+        def sheet(game_id: str) -> Callable[[], bytes]:
+            def fetch() -> bytes:
+                response = client.get(f"/g/{game_id}/sheet.pdf")
+                assert response.status_code == 200, response.status_code
+                data: bytes = response.data
+                return data
+            return fetch
+
+        reference = median_seconds(one_line, runs)
+        timings = {size: median_seconds(sheet(games[size]), runs) for size in SIZES}
+        app.extensions["scorekeeper.engine"].dispose()
+
+    print(f"PDF score sheets, WeasyPrint {weasyprint.__version__}, median of {runs} runs")
+    print(f"  one-line document  {reference * 1000:8.1f} ms   1.00×")
+    for size in SIZES:
+        ratio = timings[size] / reference
+        print(f"  {size:3d}-hand sheet     {timings[size] * 1000:8.1f} ms  {ratio:5.2f}×")
+    low, mid, high = (timings[size] for size in SIZES)
+    first = (mid - low) / (SIZES[1] - SIZES[0])
+    second = (high - mid) / (SIZES[2] - SIZES[1])
+    print(f"  per hand: {first * 1000:.2f} ms (10→40), {second * 1000:.2f} ms (40→200);"
+          f" ratio {second / first:.2f} (1.00 = linear)")
+    verdict = "ok" if timings[40] / reference <= AIM_40 else "OVER"
+    ratio_40 = timings[40] / reference
+    print(f"  40-hand sheet vs one-line: {ratio_40:.2f}× (aim ≤ {AIM_40}×: {verdict})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""What a print link may ask for: paper size, the appendix, a blank pad's rows and rules.
+
+These are GET forms (printing changes nothing, so there is no CSRF token): they read
+``request.args`` and say, per field, what is wrong with a hand-edited link.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import Form, IntegerField, SelectChoice, SelectField, StringField
+from wtforms.validators import AnyOf, Length, NumberRange, Optional
+
+from ..games.forms import NAME_MAX
+
+# CSS ``@page`` sizes, keyed by what a link says.
+PAPER = {"a4": "A4", "letter": "letter"}
+PAD_ROWS = (5, 200)
+# The presets of two-player gin, the game the pads are ruled for.
+PAD_PRESETS = {
+    "classic": _l("Classic"),
+    "russian": _l("Russian"),
+    "pagat": _l("Pagat"),
+    "modern": _l("Modern"),
+    "oklahoma": _l("Oklahoma"),
+}
+
+
+def _lower(value: Any) -> Any:
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+def _strip(value: Any) -> Any:
+    return value.strip() if isinstance(value, str) else value
+
+
+def _choice(label: Any, choices: dict[str, Any], default: str, message: Any) -> SelectField:
+    # Checked by AnyOf rather than the field, so the message says what to use instead.
+    return SelectField(
+        label,
+        choices=[SelectChoice(value, label) for value, label in choices.items()],
+        default=default,
+        filters=[_lower],
+        validate_choice=False,
+        validators=[AnyOf(list(choices), message=message)],
+    )
+
+
+def _paper() -> SelectField:
+    return _choice(
+        _l("Paper"), {"a4": _l("A4"), "letter": _l("US Letter")}, "a4",
+        _l("The paper size must be a4 or letter."),
+    )
+
+
+class SheetOptions(Form):
+    """``?size=a4|letter&appendix=0|1`` on a game's PDF."""
+
+    size = _paper()
+    appendix = _choice(
+        _l("Appendix"), {"0": "0", "1": "1"}, "0", _l("appendix must be 0 or 1.")
+    )
+
+    @property
+    def with_appendix(self) -> bool:
+        """Whether the hands entered with cards are printed after the sheet."""
+        return bool(self.appendix.data == "1")
+
+
+class PadForm(Form):
+    """A blank pad: rows, rules preset, paper, and (optionally) the players' names."""
+
+    rows = IntegerField(
+        _l("Rows"),
+        default=30,
+        validators=[
+            NumberRange(*PAD_ROWS, message=_l("Rows must be a whole number from 5 to 200."))
+        ],
+    )
+    preset = _choice(
+        _l("Rules"), PAD_PRESETS, "classic",
+        _l("Choose one of the rules: classic, russian, pagat, modern or oklahoma."),
+    )
+    size = _paper()
+    player1 = StringField(
+        _l("Player 1 (optional)"), filters=[_strip], validators=[Optional(), Length(max=NAME_MAX)]
+    )
+    player2 = StringField(
+        _l("Player 2 (optional)"), filters=[_strip], validators=[Optional(), Length(max=NAME_MAX)]
+    )
+
+    def players(self) -> tuple[str, str]:
+        """The names to print, empty for a line to write on."""
+        return (self.player1.data or "", self.player2.data or "")
+
+
+def problems(form: Form) -> list[str]:
+    """Every error of ``form``, each naming its field."""
+    return [
+        f"{form[name].label.text}: {message}"
+        for name, messages in form.errors.items()
+        for message in messages
+    ]

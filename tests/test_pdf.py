@@ -1,0 +1,210 @@
+"""Printed score sheets and blank pads: what the PDF says, its paper, and bad links."""
+
+from __future__ import annotations
+
+import io
+import re
+import subprocess
+import sys
+import unicodedata
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from helpers import new_game, quick, win
+from pypdf import PdfReader
+
+A4 = (595, 842)
+LETTER = (612, 792)
+
+
+def pdf_text(data: bytes) -> str:
+    """Every page's text, figure spaces as plain spaces, Arabic presentation forms undone."""
+    reader = PdfReader(io.BytesIO(data))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
+
+
+def page_size(data: bytes) -> tuple[int, int]:
+    """The first page's size in points, rounded."""
+    box = PdfReader(io.BytesIO(data)).pages[0].mediabox
+    return round(float(box.width)), round(float(box.height))
+
+
+def sheet_pdf(client: FlaskClient, game_id: str, query: str = "") -> bytes:
+    """Fetch a game's PDF and check it is one."""
+    response = client.get(f"/g/{game_id}/sheet.pdf{query}")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/pdf"
+    data: bytes = response.data
+    assert data.startswith(b"%PDF")
+    return data
+
+
+def russian_game(client: FlaskClient, players: tuple[str, str] = ("Ann", "Bob")) -> str:
+    """RULES.md §8: A wins 15, 55, 33; B wins 47, 28 — A 278, B 125, margin 153."""
+    game_id = new_game(client, "russian", players)
+    for seat, points in [(0, 15), (1, 47), (0, 55), (1, 28), (0, 33)]:
+        win(client, game_id, seat, points)
+    return game_id
+
+
+def test_sheet_prints_names_every_hand_and_the_finals(client: FlaskClient) -> None:
+    text = pdf_text(sheet_pdf(client, russian_game(client)))
+    assert "Ann" in text and "Bob" in text
+    for points in (15, 47, 55, 28, 33):
+        assert re.search(rf"\+{points}\b", text), points
+    assert re.search(r"\b278\b", text) and re.search(r"\b125\b", text)
+    assert re.search(r"\b153\b", text)  # the margin
+    assert "Final" in text and "Margin" in text
+    assert "Game bonus to Ann: +100" in text
+
+
+def test_running_totals_and_dead_hands_are_on_the_sheet(client: FlaskClient) -> None:
+    game_id = new_game(client, "classic", ("Ann", "Bob"))
+    win(client, game_id, 0, 12)
+    assert quick(client, game_id, "dead", None).status_code == 302
+    win(client, game_id, 1, 30)
+    win(client, game_id, 0, 9)
+    lines = pdf_text(sheet_pdf(client, game_id)).splitlines()
+    hand = {int(line.split()[0]): line for line in lines if re.match(r"\d+ ", line)}
+    assert "dead hand" in hand[2]
+    assert re.search(r"\+9\s+21\b", hand[4]), hand[4]  # Ann's 9 and her running 21
+    assert "In progress after 4 hands" in "\n".join(lines)
+
+
+@pytest.mark.parametrize("names", [("مریم", "Пётр"), ("Пётр", "مریم")])
+def test_persian_and_cyrillic_names_survive(client: FlaskClient, names: tuple[str, str]) -> None:
+    game_id = new_game(client, "classic", names)
+    win(client, game_id, 0, 20)
+    text = pdf_text(sheet_pdf(client, game_id))
+    assert "Пётр" in text
+    assert "مریم" in text
+
+
+def test_persian_pages_print_right_to_left(client: FlaskClient) -> None:
+    game_id = new_game(client, "classic", ("مریم", "Ann"))
+    win(client, game_id, 0, 15)
+    client.set_cookie("lang", "fa")
+    text = pdf_text(sheet_pdf(client, game_id))
+    assert "+15" in text  # a left-to-right mark keeps the sign before the number
+    assert "مریم" in text
+
+
+def test_html_in_a_name_prints_as_text(client: FlaskClient) -> None:
+    game_id = new_game(client, "classic", ("<b>x</b>", "Bob"))
+    win(client, game_id, 0, 7)
+    assert "<b>x</b>" in pdf_text(sheet_pdf(client, game_id))
+
+
+@pytest.mark.parametrize(("query", "size"), [("", A4), ("?size=a4", A4), ("?size=letter", LETTER),
+                                             ("?size=Letter", LETTER)])
+def test_sheet_paper_size(client: FlaskClient, query: str, size: tuple[int, int]) -> None:
+    game_id = new_game(client)
+    assert page_size(sheet_pdf(client, game_id, query)) == size
+
+
+def test_a_long_game_goes_on_over_pages(client: FlaskClient) -> None:
+    game_id = new_game(client, "classic")
+    for number in range(60):
+        win(client, game_id, number % 2, 1)
+    data = sheet_pdf(client, game_id)
+    reader = PdfReader(io.BytesIO(data))
+    assert len(reader.pages) >= 2
+    second = reader.pages[1].extract_text()
+    assert "Points" in second  # the column header repeats
+    assert "page 2 of" in second
+    numbers = [int(m) for m in re.findall(r"^(\d+) ", pdf_text(data), re.M)]
+    assert numbers[:60] == list(range(1, 61))
+
+
+def test_appendix_lists_hands_entered_with_cards(client: FlaskClient) -> None:
+    created = client.post("/api/v1/games", json={
+        "variant": "gin", "rules": "classic", "players": ["Ann", "Bob"], "dealer": 0,
+    }).get_json()
+    hand = {  # RULES.md §8 example 7: the defender lays off four cards and undercuts
+        "knocker": {"seat": 0, "cards": "KS KH KD 5S 6S 7S 9C TC JC JD"},
+        "defender": {"cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"},
+    }
+    hand_response = client.post(
+        f"/api/v1/games/{created['id']}/hands", json=hand,
+        headers={"X-Edit-Secret": created["edit_secret"], "Idempotency-Key": "k1"},
+    )
+    assert hand_response.status_code == 201, hand_response.get_json()
+    plain = pdf_text(sheet_pdf(client, created["id"]))
+    assert "Hands entered with cards" not in plain
+    text = pdf_text(sheet_pdf(client, created["id"], "?appendix=1"))
+    assert "Hands entered with cards" in text
+    assert "K♠" in text and "A♣" in text  # the cards, with their suit symbols
+    assert re.search(r"\+11\b", text)  # RULES §8 example 7: the defender's 11
+
+
+def test_watchers_can_print(app: Flask, client: FlaskClient) -> None:
+    game_id = russian_game(client)
+    watcher = app.test_client()  # another browser: no edit rights
+    assert watcher.post(f"/g/{game_id}/undo", data={"version": "0"}).status_code == 403
+    assert "Ann" in pdf_text(sheet_pdf(watcher, game_id))
+
+
+@pytest.mark.parametrize("query", ["?size=b5", "?size=", "?appendix=yes", "?appendix=2"])
+def test_bad_sheet_links_are_refused_clearly(client: FlaskClient, query: str) -> None:
+    game_id = new_game(client)
+    response = client.get(f"/g/{game_id}/sheet.pdf{query}")
+    assert response.status_code == 400
+    assert response.mimetype == "text/html"
+    assert "must be" in response.get_data(as_text=True)
+
+
+def test_unknown_game_is_404(client: FlaskClient) -> None:
+    assert client.get("/g/no-such-game/sheet.pdf").status_code == 404
+
+
+def test_pads_page_offers_the_choices(client: FlaskClient) -> None:
+    page = client.get("/pads")
+    assert page.status_code == 200
+    body = page.get_data(as_text=True)
+    for field in ('name="rows"', 'name="preset"', 'name="size"', 'name="player1"'):
+        assert field in body
+    assert "/pads/gin.pdf" in body
+
+
+@pytest.mark.parametrize("rows", [5, 37, 80])
+def test_blank_pad_has_the_rows_asked_for(client: FlaskClient, rows: int) -> None:
+    response = client.get(f"/pads/gin.pdf?rows={rows}&preset=classic")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    numbers = [int(n) for n in re.findall(r"^(\d+)$", pdf_text(response.data), re.M)]
+    assert numbers == list(range(1, rows + 1))
+
+
+def test_blank_pad_prints_the_rules_names_and_paper(client: FlaskClient) -> None:
+    response = client.get("/pads/gin.pdf?rows=10&preset=russian&size=letter"
+                          "&player1=Пётр&player2=مریم")
+    assert response.status_code == 200
+    assert page_size(response.data) == LETTER
+    text = pdf_text(response.data)
+    assert "gin 25" in text and "undercut 25" in text and "shutout: double" in text
+    assert "Пётр" in text and "مریم" in text
+    assert page_size(client.get("/pads/gin.pdf?rows=10").data) == A4
+
+
+@pytest.mark.parametrize("query", [
+    "rows=0", "rows=4", "rows=201", "rows=abc", "rows=", "rows=1e3", "preset=remi",
+    "preset=nope", "size=a3", "player1=" + "x" * 41,
+])
+def test_bad_pad_links_come_back_as_the_form(client: FlaskClient, query: str) -> None:
+    response = client.get(f"/pads/gin.pdf?{query}")
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    assert 'class="error"' in body and 'name="rows"' in body
+
+
+def test_weasyprint_loads_only_when_printing() -> None:
+    code = (
+        "import sys; from scorekeeper import create_app; "
+        "create_app({'TESTING': True, 'SECRET_KEY': 'x', 'DATABASE_URL': 'sqlite://'}); "
+        "print('weasyprint' in sys.modules)"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "False"
