@@ -1,0 +1,232 @@
+"""Oklahoma gin (RULES.md §3) as a game: the upcard entered per hand sets its knock limit,
+an ace allows gin only (or a knock with 1), a spade upcard doubles the hand."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+
+def new_oklahoma(client: FlaskClient, preset: str = "oklahoma", **extra: Any) -> str:
+    """Start an Oklahoma game through the new-game page."""
+    data = {
+        "variant": "oklahoma",
+        "player1": "Ann",
+        "player2": "Bob",
+        "preset": preset,
+        "dealer": "0",
+        **extra,
+    }
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
+    assert match
+    return match.group(1)
+
+
+def state(client: FlaskClient, game: str) -> dict[str, Any]:
+    data: dict[str, Any] = client.get(f"/api/v1/games/{game}").get_json()
+    return data
+
+
+def hand(
+    client: FlaskClient,
+    game: str,
+    upcard: str,
+    outcome: str = "knock",
+    knocker: int = 0,
+    k: int | None = None,
+    d: int | None = None,
+) -> Any:
+    """Post a quick hand the way the sheet's form sends it."""
+    data = {
+        "outcome": outcome,
+        "knocker": str(knocker),
+        "upcard": upcard,
+        "version": str(state(client, game)["version"]),
+    }
+    if k is not None:
+        data["knocker_deadwood"] = str(k)
+    if d is not None:
+        data["defender_deadwood"] = str(d)
+    return client.post(f"/g/{game}/hands", data=data)
+
+
+def error_at(page: str, field: str) -> str:
+    """The error messages shown in the field named ``field``."""
+    block = page.split(f'name="{field}"')[1].split("</div>")[0]
+    return " ".join(re.findall(r'class="error"[^>]*>([^<]*)<', block))
+
+
+def test_target_150_by_default(client: FlaskClient) -> None:
+    page = client.get("/games/new?variant=oklahoma").get_data(as_text=True)
+    assert re.search(r'<option selected value="oklahoma">|<option value="oklahoma" selected', page)
+    game = new_oklahoma(client)
+    assert state(client, game)["rules"]["target"] == 150
+    assert "Target 150" in client.get(f"/g/{game}").get_data(as_text=True)
+
+
+def test_the_upcard_is_asked_for_and_required(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    sheet = client.get(f"/g/{game}").get_data(as_text=True)
+    assert 'name="upcard"' in sheet and "knock limit" in sheet and "an ace allows only gin" in sheet
+    response = hand(client, game, "", k=2, d=10)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "needs the upcard" in error_at(page, "upcard")
+    assert 'value="10"' in page  # what was typed is kept
+    assert state(client, game)["hands"] == []
+
+
+def test_a_knock_over_the_upcards_limit_is_refused_with_the_limit(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    response = hand(client, game, "4H", k=5, d=20)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "a knock needs 4 or less (the upcard is 4♥), this hand has 5" in error_at(
+        page, "knocker_deadwood"
+    )
+    assert 'value="4H"' in page and 'value="5"' in page
+    assert hand(client, game, "4H", k=4, d=20).status_code == 302
+    row = client.get(f"/g/{game}").get_data(as_text=True).split('id="hand-1"')[1]
+    assert "knock ≤ 4" in row.split("</tr>")[0]
+
+
+@pytest.mark.parametrize(
+    ("ace", "k", "accepted"),
+    [("gin_only", 1, False), ("gin_only", 0, True), ("one", 1, True), ("one", 2, False)],
+)
+def test_an_ace_upcard(client: FlaskClient, ace: str, k: int, accepted: bool) -> None:
+    game = new_oklahoma(client, oklahoma_ace=ace)
+    assert state(client, game)["rules"]["oklahoma_ace"] == ace
+    response = hand(client, game, "AH", k=k, d=20)
+    assert (response.status_code == 302) is accepted
+    if not accepted:
+        message = error_at(response.get_data(as_text=True), "knocker_deadwood")
+        assert ("only gin" in message) if ace == "gin_only" else ("needs 1 or less" in message)
+    if ace == "one":
+        assert "an ace allows a knock with 1" in client.get(f"/g/{game}").get_data(as_text=True)
+
+
+def test_a_spade_upcard_doubles_gin_and_its_bonus(client: FlaskClient) -> None:
+    game = new_oklahoma(client)  # modern bonuses: gin 25, undercut 25
+    assert hand(client, game, "7S", "gin", 0, None, 12).status_code == 302
+    data = state(client, game)
+    assert data["hands"][0]["points"] == (12 + 25) * 2 and data["hands"][0]["doubled"]
+    assert data["boxes"] == [1, 0]  # boxes never double
+    row = client.get(f"/g/{game}").get_data(as_text=True).split('id="hand-1"')[1].split("</tr>")[0]
+    assert "♠ ×2" in row and "+74" in row and "knock ≤ 7" in row
+
+
+def test_a_spade_upcard_doubles_an_undercut_and_its_bonus(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    assert hand(client, game, "9S", "knock", 0, 8, 5).status_code == 302
+    first = state(client, game)["hands"][0]
+    assert first["outcome"] == "undercut" and first["winner"] == 1
+    assert first["points"] == (3 + 25) * 2
+
+
+def test_spade_doubling_can_be_turned_off(client: FlaskClient) -> None:
+    game = new_oklahoma(client, spade_doubles="no")
+    assert hand(client, game, "7S", "gin", 0, None, 12).status_code == 302
+    data = state(client, game)
+    assert data["hands"][0]["points"] == 37 and not data["hands"][0]["doubled"]
+    row = client.get(f"/g/{game}").get_data(as_text=True).split('id="hand-1"')[1].split("</tr>")[0]
+    assert "×2" not in row
+
+
+def test_an_oklahoma_game_with_classic_rules_still_asks_for_the_upcard(client: FlaskClient) -> None:
+    game = new_oklahoma(client, "classic")
+    assert state(client, game)["rules"]["oklahoma"] is True
+    assert hand(client, game, "3D", k=4, d=10).status_code == 422
+
+
+def test_a_game_to_150(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    for upcard, d in (("KH", 61), ("KD", 61)):
+        assert hand(client, game, upcard, k=1, d=d).status_code == 302
+    assert not state(client, game)["finished"]  # 120 of 150
+    assert hand(client, game, "QC", k=1, d=31).status_code == 302
+    data = state(client, game)
+    assert data["finished"] and data["totals"] == [150, 0]
+    assert data["settlement"]["finals"][0] == (150 + 100 + 3 * 25) * 2  # double_all
+
+
+def test_dead_hands_need_no_upcard(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    response = client.post(
+        f"/g/{game}/hands",
+        data={"outcome": "dead", "version": str(state(client, game)["version"])},
+    )
+    assert response.status_code == 302
+
+
+def test_api_with_the_upcard(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/games", json={"variant": "oklahoma", "players": ["Ann", "Bob"]}
+    ).get_json()
+    game, secret = created["id"], created["edit_secret"]
+    assert state(client, game)["rules"]["target"] == 150
+    headers = {"X-Edit-Secret": secret}
+    url = f"/api/v1/games/{game}/hands"
+    missing = client.post(
+        url,
+        json={"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 9},
+        headers=headers,
+    )
+    assert missing.status_code == 422 and missing.get_json()["errors"][0]["where"] == "upcard"
+    over = client.post(
+        url,
+        json={
+            "outcome": "knock",
+            "knocker": 0,
+            "knocker_deadwood": 5,
+            "defender_deadwood": 9,
+            "upcard": "3♥",
+        },
+        headers=headers,
+    )
+    assert over.status_code == 422
+    assert over.get_json()["errors"] == [
+        {
+            "where": "knocker_deadwood",
+            "message": "a knock needs 3 or less (the upcard is 3♥), this hand has 5",
+        }
+    ]
+    spade = client.post(
+        url,
+        json={
+            "outcome": "knock",
+            "knocker": 1,
+            "knocker_deadwood": 2,
+            "defender_deadwood": 9,
+            "upcard": "5s",
+        },
+        headers=headers,
+    )
+    assert spade.status_code == 201
+    body = spade.get_json()
+    assert body["hands"][0]["inputs"]["upcard"] == "5S"
+    assert body["hands"][0]["points"] == 14 and body["hands"][0]["doubled"]
+    assert body["totals"] == [0, 14]
+
+
+def test_cards_with_the_upcard(client: FlaskClient) -> None:
+    """Card entry: the upcard is checked against the hands and sets the limit."""
+    created = client.post(
+        "/api/v1/games", json={"variant": "oklahoma", "players": ["Ann", "Bob"]}
+    ).get_json()
+    response = client.post(
+        f"/api/v1/games/{created['id']}/hands",
+        json={
+            "upcard": "2C",
+            "knocker": {"seat": 0, "cards": "AS 2S 3S 4H 5H 6H 7D 8D 9D 3C"},
+            "defender": {"cards": "TC JC QC KC 8H 8C 8S 5D 7S TH"},
+        },
+        headers={"X-Edit-Secret": created["edit_secret"]},
+    )
+    assert response.status_code == 422
+    assert "2" in response.get_json()["errors"][0]["message"]
