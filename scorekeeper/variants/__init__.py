@@ -8,6 +8,7 @@ from ..models import Game
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant
+from .remi import RemiVariant
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -15,6 +16,7 @@ VARIANTS: dict[str, Variant] = {
         GinVariant(),
         OklahomaVariant(),
         HollywoodVariant(),
+        RemiVariant(),
     )
 }
 

@@ -1,0 +1,430 @@
+"""Indonesian Remi (RULES.md §7): 2–4 players, a row per deal, running totals that may
+go negative, the lowest total deals next.
+
+A deal is stored in one of two shapes, one entry per player in seat order:
+
+- quick: ``{"mode": "quick", "went_out": seat|None,
+  "players": [{"plus": n, "minus": n, "discard_value": 5|10|15|None}, ...]}``
+- cards: ``{"mode": "cards", "went_out": seat|None,
+  "players": [{"table": [["7S", "8S", "9S"], ...], "hand": [...], "final_discard": "AD"|None}]}``
+
+Only the player who went out has a discard. Replaying scores each deal through
+``scoring/remi.py`` and feeds the scores to ``play_remi_game``; nothing here decides a
+score. Deals stored after the game ended (a correction can end it earlier) are kept
+and shown, but not counted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from flask_babel import lazy_gettext as _l
+
+from ..api.errors import (
+    ApiError,
+    card_from_json,
+    cards_from_json,
+    cards_json,
+    fail,
+    index_from_json,
+    list_at,
+    object_at,
+)
+from ..models import Game
+from ..scoring import Rules
+from ..scoring.explain import Step
+from ..scoring.remi import (
+    RemiDeal,
+    RemiError,
+    RemiGame,
+    RemiPlayerInput,
+    RemiQuickScore,
+    RemiResult,
+    next_remi_dealer,
+    play_remi_game,
+    score_remi_quick,
+    settle_remi_deal,
+)
+from ..scoring.rules import PRESETS
+from ..sheets import game_rules
+from .base import Variant
+from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
+
+MAX_TABLE = 8  # combinations one player can have put down (7-card hands; generous)
+
+
+@dataclass(frozen=True)
+class ScoredDeal:
+    """A stored deal with what the engine made of it: a card result or quick scores."""
+
+    inputs: Mapping[str, Any]
+    scores: tuple[int, ...]
+    went_out: int | None
+    result: RemiResult | None = None  # entered with cards
+    quick: tuple[RemiQuickScore, ...] | None = None  # entered as totals
+
+    @property
+    def cards_mode(self) -> bool:
+        """Whether the deal was entered card by card."""
+        return self.result is not None
+
+
+@dataclass(frozen=True)
+class RemiSheet:
+    """A Remi game as its sheet shows it: every deal scored, the counted ones replayed."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    deals: tuple[ScoredDeal, ...]
+    game: RemiGame
+
+    @property
+    def finished(self) -> bool:
+        """Whether the target or the number of deals is reached."""
+        return self.game.finished
+
+    @property
+    def counted(self) -> int:
+        """How many deals count (the rest were entered after the game ended)."""
+        return len(self.game.rows)
+
+    @property
+    def deals_left(self) -> int | None:
+        """Deals still to play in a game of a fixed number of deals."""
+        if self.rules.deals is None:
+            return None
+        return max(self.rules.deals - self.counted, 0)
+
+
+def _prefixed(problems: Sequence[tuple[str, str]], prefix: str) -> list[tuple[str, str]]:
+    return [(f"{prefix}.{where}", message) for where, message in problems]
+
+
+def _went_out(inputs: Mapping[str, Any], seats: int) -> int | None:
+    out = inputs.get("went_out")
+    if out is None:
+        return None
+    if isinstance(out, bool) or not isinstance(out, int) or not 0 <= out < seats:
+        raise RemiError([("went_out", "who went out must be one of the players")])
+    return int(out)
+
+
+def _entries(inputs: Mapping[str, Any], seats: int) -> list[Mapping[str, Any]]:
+    entries = inputs.get("players")
+    if not isinstance(entries, list) or len(entries) != seats:
+        raise RemiError([("players", f"{seats} players' entries are needed, one per player")])
+    if not all(isinstance(entry, Mapping) for entry in entries):
+        raise RemiError([("players", "every player's entry is an object")])
+    return entries
+
+
+def score_deal(rules: Rules, players: Sequence[str], inputs: Mapping[str, Any]) -> ScoredDeal:
+    """Score stored (or about to be stored) inputs; ``RemiError`` lists every problem."""
+    seats = len(players)
+    out = _went_out(inputs, seats)
+    entries = _entries(inputs, seats)
+    if inputs.get("mode") == "cards":
+        result = settle_remi_deal(
+            rules,
+            [
+                RemiPlayerInput(
+                    name=name,
+                    table=[list(group) for group in entry.get("table") or []],
+                    hand=list(entry.get("hand") or []),
+                    went_out=seat == out,
+                    final_discard=entry.get("final_discard") if seat == out else None,
+                )
+                for seat, (name, entry) in enumerate(zip(players, entries, strict=True))
+            ],
+        )
+        return ScoredDeal(inputs, result.scores, out, result=result)
+    problems: list[tuple[str, str]] = []
+    quick: list[RemiQuickScore] = []
+    for seat, entry in enumerate(entries):
+        try:
+            quick.append(
+                score_remi_quick(
+                    entry.get("plus"),  # type: ignore[arg-type]  # checked by the engine
+                    entry.get("minus"),  # type: ignore[arg-type]
+                    went_out=seat == out,
+                    discard_value=entry.get("discard_value"),
+                )
+            )
+        except RemiError as exc:
+            problems += _prefixed(exc.problems, f"players.{seat}")
+    if problems:
+        raise RemiError(problems)
+    scores = tuple(score.points for score in quick)
+    return ScoredDeal(inputs, scores, out, quick=tuple(quick))
+
+
+def _replay(
+    rules: Rules, players: Sequence[str], dealer: int, deals: Sequence[ScoredDeal]
+) -> RemiGame:
+    """The game over the deals that count: those up to the deal that ended it."""
+    rows = [RemiDeal(deal.scores, deal.went_out) for deal in deals]
+    try:
+        return play_remi_game(rules, players, dealer, rows)
+    except RemiError:
+        # A correction ended the game earlier; the deals after the end do not count.
+        for count in range(1, len(rows) + 1):
+            game = play_remi_game(rules, players, dealer, rows[:count])
+            if game.finished:
+                return game
+        raise
+
+
+def remi_sheet(game: Game) -> RemiSheet:
+    """Replay a Remi game's deals."""
+    rules = game_rules(game)
+    players = tuple(game.players)
+    deals = tuple(score_deal(rules, players, hand.inputs) for hand in game.hands)
+    played = _replay(rules, players, int(game.setup.get("dealer", 0)), deals)
+    return RemiSheet(rules, players, deals, played)
+
+
+class RemiVariant(Variant):
+    """Indonesian Remi for 2 to 4 players."""
+
+    name: ClassVar[str] = "remi"
+    label: ClassVar[Any] = _l("Indonesian Remi (2–4 players)")
+    player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
+    presets: ClassVar[tuple[str, ...]] = ("remi",)
+    default_preset: ClassVar[str] = "remi"
+    card_mode: ClassVar[bool] = True
+    sheet_template = "games/remi/sheet.html"
+    quick_template = "games/remi/quick_fields.html"
+    card_template = "games/remi/card_fields.html"
+    hand_template = "games/remi/hand.html"
+    hand_word = _l("Deal")
+    hand_noun = _l("deal")
+
+    def rules_for(self, rules: Rules) -> Rules:
+        """A gin preset chosen by mistake becomes the Remi preset (its target is gin's)."""
+        if rules.preset in PRESETS and rules.preset != "remi":
+            return PRESETS["remi"]
+        return rules
+
+    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """The lowest final total deals first (a tie: nearest the last dealer's left)."""
+        played: RemiGame = sheet.game
+        if not played.rows:
+            return dict(game.setup)
+        return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
+
+    def sheet(self, game: Game) -> RemiSheet:
+        """Replay the deals."""
+        return remi_sheet(game)
+
+    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+        """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""
+        score_deal(game_rules(game), game.players, inputs)
+
+    # --- the pages ------------------------------------------------------------------
+    def quick_form(self, game: Game, sheet: Any) -> RemiQuickForm:
+        """Each player's plus and minus, who went out and the value of his discard."""
+        form = RemiQuickForm()
+        _ready(form, game)
+        return form
+
+    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from the quick form, checked by the engine."""
+        valid = form.validate_on_submit()
+        inputs = form.read()  # marks what is missing even beside other errors
+        if inputs is None or not valid:
+            return None
+        return self._checked(form, game, inputs, form.discard_value)
+
+    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill from a stored deal."""
+        form.fill(inputs)
+
+    def card_form(self, game: Game, sheet: Any) -> RemiCardForm:
+        """Every player's table combinations and hand, who went out, the final discard."""
+        form = RemiCardForm()
+        _ready(form, game)
+        return form
+
+    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """Stored inputs from the card form, checked and explained by the engine."""
+        inputs = form.read() if form.validate_on_submit() else None
+        if inputs is None:
+            return None
+        return self._checked(form, game, inputs, form.final_discard)
+
+    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill from a stored deal (a quick deal starts with empty cards)."""
+        form.fill(inputs)
+
+    def _checked(
+        self, form: Any, game: Game, inputs: dict[str, Any], discard: Any
+    ) -> dict[str, Any] | None:
+        try:
+            self.check(game, inputs)
+        except RemiError as exc:
+            form.show(exc.problems, discard)
+            return None
+        return inputs
+
+    # --- JSON -----------------------------------------------------------------------
+    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+        """Quick totals or cards (see ``deal_inputs``), checked by the engine."""
+        inputs = deal_inputs(body, len(game.players))
+        try:
+            self.check(game, inputs)
+        except RemiError as exc:
+            raise ApiError([_api_where(problem) for problem in exc.problems]) from None
+        return inputs
+
+    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """Deals with every player's score, totals, dealers, the end and the winners."""
+        played: RemiGame = sheet.game
+        return {
+            "hands": [
+                deal_json(number, deal, sheet) for number, deal in enumerate(sheet.deals, start=1)
+            ],
+            "totals": list(played.totals),
+            "next_dealer": played.next_dealer,
+            "finished": played.finished,
+            "winners": list(played.winners),
+            "target": None if sheet.rules.deals is not None else sheet.rules.target,
+            "deals_left": sheet.deals_left,
+        }
+
+
+def _ready(form: RemiQuickForm | RemiCardForm, game: Game) -> None:
+    form.setup(game.players)
+    if form.version.data in (None, ""):
+        form.version.data = str(game.version)
+
+
+# --- the JSON API ----------------------------------------------------------------------
+
+
+def _api_where(problem: tuple[str, str]) -> tuple[str, str]:
+    """The engine's ``players.1.table.0`` as the API body names it: ``players[1].table[0]``;
+    a discard is the body's ``final_discard`` / ``discard_value``."""
+    where, message = problem
+    parts = where.split(".")
+    if parts[-1] in ("final_discard", "discard_value"):
+        return parts[-1], message
+    out = parts[0]
+    for part in parts[1:]:
+        out += f"[{part}]" if part.isdigit() else f".{part}"
+    return out, message
+
+
+def _number(value: Any, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        fail(where, "must be a whole number")
+    return int(value)
+
+
+def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
+    """Stored inputs from an API body.
+
+    Quick: ``{"went_out": seat|null, "discard_value": 5|10|15 (or "final_discard": card),
+    "players": [{"plus": n, "minus": n}, ...]}``. Cards: ``{"went_out": seat|null,
+    "final_discard": card, "players": [{"table": [[cards], ...], "hand": [cards]}, ...]}``.
+    ``"mode"`` may say which; without it, players with ``plus``/``minus`` are quick.
+    """
+    out_raw = body.get("went_out")
+    out = None if out_raw is None else index_from_json(out_raw, "went_out", seats)
+    entries = list_at(body.get("players"), "players", limit=SEATS)
+    if len(entries) != seats:
+        fail("players", f"this game has {seats} players: send one entry for each, in seat order")
+    entries = [object_at(entry, f"players[{i}]") for i, entry in enumerate(entries)]
+    mode = body.get("mode")
+    if mode is None:
+        mode = "quick" if any("plus" in e or "minus" in e for e in entries) else "cards"
+    if mode not in ("quick", "cards"):
+        fail("mode", "must be quick or cards")
+    discard = body.get("final_discard")
+    card = None if discard is None else card_from_json(discard, "final_discard")
+    if out is None and (card is not None or body.get("discard_value") is not None):
+        fail("went_out", "only the player who went out has a final discard: say who went out")
+    if mode == "cards":
+        players = []
+        for i, entry in enumerate(entries):
+            table = list_at(entry.get("table", []), f"players[{i}].table", limit=MAX_TABLE)
+            players.append(
+                {
+                    "table": [
+                        cards_json(cards_from_json(group, f"players[{i}].table[{j}]"))
+                        for j, group in enumerate(table)
+                    ],
+                    "hand": cards_json(
+                        cards_from_json(entry.get("hand", []), f"players[{i}].hand")
+                    ),
+                    "final_discard": str(card) if i == out and card is not None else None,
+                }
+            )
+        return {"mode": "cards", "went_out": out, "players": players}
+    value = body.get("discard_value")
+    if value is None and card is not None:
+        value = card.remi_value
+    elif value is not None:
+        value = _number(value, "discard_value")
+    return {
+        "mode": "quick",
+        "went_out": out,
+        "players": [
+            {
+                "plus": _number(entry.get("plus"), f"players[{i}].plus"),
+                "minus": _number(entry.get("minus"), f"players[{i}].minus"),
+                "discard_value": value if i == out else None,
+            }
+            for i, entry in enumerate(entries)
+        ],
+    }
+
+
+def _player_json(seat: int, deal: ScoredDeal) -> dict[str, Any]:
+    if deal.result is not None:
+        player = deal.result.players[seat]
+        return {
+            "points": player.points,
+            "plus": player.plus,
+            "minus": player.minus,
+            "closing_bonus": player.closing_bonus,
+            "combinations": [cards_json(c.cards) for c in player.combinations],
+            "void_sets": [cards_json(c.cards) for c in player.void_sets],
+            "unmatched": cards_json(player.unmatched),
+        }
+    assert deal.quick is not None
+    score = deal.quick[seat]
+    return {
+        "points": score.points,
+        "plus": score.plus,
+        "minus": score.minus,
+        "closing_bonus": score.closing_bonus,
+    }
+
+
+def deal_explanation(deal: ScoredDeal) -> list[Step]:
+    """Every step of a deal's scoring (quick steps are per player, without a name)."""
+    if deal.result is not None:
+        return list(deal.result.explanation)
+    assert deal.quick is not None
+    return [step for score in deal.quick for step in score.explanation]
+
+
+def deal_json(number: int, deal: ScoredDeal, sheet: RemiSheet) -> dict[str, Any]:
+    """One deal: its inputs, each player's score, the totals after it, its dealer."""
+    counted = number <= sheet.counted
+    row = sheet.game.rows[number - 1] if counted else None
+    return {
+        "number": number,
+        "inputs": dict(deal.inputs),
+        "mode": "cards" if deal.cards_mode else "quick",
+        "went_out": deal.went_out,
+        "dealer": row.dealer if row is not None else None,
+        "scores": list(deal.scores),
+        "totals": list(row.totals) if row is not None else None,
+        "after_end": not counted,
+        "players": [_player_json(seat, deal) for seat in range(len(sheet.players))],
+        "explanation": [str(step) for step in deal_explanation(deal)]
+        + ([str(step) for step in row.explanation] if row is not None else []),
+    }
