@@ -8,7 +8,9 @@ from ..models import Game
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant
+from .partnership import PartnershipVariant
 from .remi import RemiVariant
+from .threehand import ThreeHandVariant
 
 VARIANTS: dict[str, Variant] = {
     v.name: v
@@ -16,6 +18,8 @@ VARIANTS: dict[str, Variant] = {
         GinVariant(),
         OklahomaVariant(),
         HollywoodVariant(),
+        ThreeHandVariant(),
+        PartnershipVariant(),
         RemiVariant(),
     )
 }

@@ -1,0 +1,318 @@
+"""Partnership gin (RULES.md §6): two teams of two, each deal two separate gin hands.
+
+Players 1 & 3 (seats 0 & 2) play players 2 & 4 (seats 1 & 3). A deal is stored as
+``{"mode": "deal", "tables": [hand_a, hand_b]}``: seat 0's table first, then seat 2's.
+Each table's hand is an ordinary gin hand (quick or cards, ``hands.py``'s shapes)
+whose ``knocker`` is the position **within that table's pair** (0 = the first player
+of ``scoring.partnership.pairing(deal)``, 1 = the second), so deleting a deal lets
+the later deals take their own pairings again. The engine nets the two hands per
+deal (``scoring.partnership``); nothing here decides a score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from wtforms import SelectChoice
+
+from ..api.errors import ApiError, fail, list_at, object_at
+from ..games.entry import (
+    QUICK_FIELDS,
+    fill_cards,
+    fill_quick,
+    quick_inputs,
+    seat_choices,
+    show_problems,
+)
+from ..games.entry import card_inputs as table_card_inputs
+from ..hands import ScoredHand, score_hand
+from ..models import Game, new_token
+from ..scoring import HandError, Rules
+from ..scoring.errors import Problem
+from ..scoring.outcome import Outcome
+from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
+from ..sheets import game_rules
+from .base import Variant
+from .gin import hand_inputs, settlement_json
+from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
+from .threehand import hand_number
+
+Table = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class PartnershipSheet:
+    """A partnership game as its sheet shows it: per deal the two scored tables."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    deals: tuple[tuple[ScoredHand, ScoredHand], ...]  # knockers as seats
+    game: PartnershipGame
+
+    @property
+    def finished(self) -> bool:
+        """Whether a team reached the target."""
+        return self.game.finished
+
+    @property
+    def team_names(self) -> tuple[str, str]:
+        """``Ann & Cid``, ``Bob & Dan``."""
+        return self.game.team_names
+
+    def pairing(self, number: int) -> Pairing:
+        """Who plays whom in deal ``number`` (1-based)."""
+        return pairing(number)
+
+    def versus(self, pair: Table) -> str:
+        """``Ann v Bob``."""
+        return str(
+            _("%(first)s v %(second)s", first=self.players[pair[0]], second=self.players[pair[1]])
+        )
+
+
+def table_hand(rules: Rules, inputs: Mapping[str, Any], pair: Table) -> ScoredHand:
+    """Score one table's stored hand, its knocker (0/1 within ``pair``) turned into a seat."""
+    knocker = inputs.get("knocker")
+    if isinstance(knocker, int) and not isinstance(knocker, bool) and knocker in (0, 1):
+        inputs = {**inputs, "knocker": pair[knocker]}
+    return score_hand(rules, inputs, seats=pair)
+
+
+def _tables(inputs: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    tables = inputs.get("tables")
+    if inputs.get("mode") != "deal" or not isinstance(tables, list) or len(tables) != 2:
+        raise HandError([Problem("tables", _("A deal is two hands, one at each table."))])
+    return tables
+
+
+def partnership_sheet(game: Game) -> PartnershipSheet:
+    """Replay a partnership game's deals."""
+    rules = game_rules(game)
+    deals = []
+    for number, stored in enumerate(game.hands, start=1):
+        tables = _tables(stored.inputs)
+        pairs = pairing(number)
+        deals.append(
+            (table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1]))
+        )
+    played = play_partnership(rules, game.players, [(a.score, b.score) for a, b in deals])
+    return PartnershipSheet(rules, tuple(game.players), tuple(deals), played)
+
+
+def _prepare(form: Any, game: Game, sheet: PartnershipSheet, *, dead: bool = False) -> Any:
+    """Name each table's players for this deal's pairing; version and token."""
+    pairs = sheet.pairing(hand_number(game))
+    for table, pair in zip(form.tables(), pairs, strict=True):
+        choices = seat_choices(sheet.players[seat] for seat in pair)
+        if dead:
+            choices.append(SelectChoice(DEAD, _("Dead hand")))
+        table.knocker.choices = choices
+        outcome = getattr(table, "outcome", None)
+        if outcome is not None and sheet.rules.big_gin_bonus is None:
+            outcome.choices = [c for c in outcome.choices if c.value != "big_gin"]
+    if form.version.data in (None, ""):
+        form.version.data = str(game.version)
+    if not form.token.data:
+        form.token.data = new_token()
+    return form
+
+
+class PartnershipVariant(Variant):
+    """Four players in two teams; a row per deal with both tables' hands."""
+
+    name: ClassVar[str] = "partnership"
+    label: ClassVar[Any] = _l("Partnership gin (four players)")
+    player_counts: ClassVar[tuple[int, ...]] = (4,)
+    presets: ClassVar[tuple[str, ...]] = ("partnership", "russian", "classic", "pagat", "modern")
+    default_preset: ClassVar[str] = "partnership"
+    sheet_template = "games/partnership/sheet.html"
+    quick_template = "games/partnership/quick_fields.html"
+    card_template = "games/partnership/card_fields.html"
+    hand_template = "games/partnership/hand.html"
+    hand_word = _l("Deal")
+    hand_noun = _l("deal")
+
+    def sheet(self, game: Game) -> PartnershipSheet:
+        """Replay the deals (``scoring.partnership``)."""
+        return partnership_sheet(game)
+
+    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+        """Score both tables; a knocker is 0 or 1 (within the table's pair)."""
+        rules = game_rules(game)
+        problems: list[Problem] = []
+        for index, table in enumerate(_tables(inputs)):
+            try:
+                scored = score_hand(rules, table)
+            except HandError as exc:
+                problems += [Problem(f"tables[{index}].{p.where}", p.message) for p in exc.problems]
+                continue
+            if scored.result.outcome is not Outcome.DEAD and table.get("knocker") not in (0, 1):
+                problems.append(
+                    Problem(f"tables[{index}].knocker", _("Choose who went out at this table."))
+                )
+        if problems:
+            raise HandError(problems)
+
+    # --- quick ----------------------------------------------------------------------
+    def quick_form(self, game: Game, sheet: Any) -> DealQuickForm:
+        """Both tables' outcome, who went out and deadwood, on one page."""
+        form: DealQuickForm = _prepare(DealQuickForm(), game, sheet)
+        return form
+
+    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """The deal's inputs, each table checked by the engine at its own fields."""
+        if not form.validate_on_submit():
+            return None
+        rules = game_rules(game)
+        tables = []
+        for table in form.tables():
+            inputs = quick_inputs(table)
+            if inputs is not None:
+                try:
+                    score_hand(rules, inputs)
+                except HandError as exc:
+                    show_problems(table, exc.problems, QUICK_FIELDS)
+                    inputs = None
+            tables.append(inputs)
+        if any(inputs is None for inputs in tables):
+            return None
+        return {"mode": "deal", "tables": tables}
+
+    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill both tables from a stored deal."""
+        for table, stored in zip(form.tables(), _tables(inputs), strict=True):
+            fill_quick(table, stored)
+
+    # --- cards ----------------------------------------------------------------------
+    def card_form(self, game: Game, sheet: Any) -> DealCardsForm:
+        """Both tables' cards on one page; a table may be a dead hand."""
+        form: DealCardsForm = _prepare(DealCardsForm(), game, sheet, dead=True)
+        return form
+
+    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+        """The deal's inputs from cards (a dead table needs none), checked by the engine."""
+        if not form.is_submitted():
+            return None
+        form.validate()
+        for table in form.tables():
+            if table.dead:  # its cards are not needed: forget what they'd complain about
+                for field in table:
+                    if field.name.endswith("knocker"):
+                        continue
+                    field.errors = []
+        if _has_errors(form):
+            return None
+        rules = game_rules(game)
+        tables: list[dict[str, Any]] = []
+        ok = True
+        for table in form.tables():
+            if table.dead:
+                tables.append(_dead_hand())
+                continue
+            try:
+                inputs = table_card_inputs(int(table.knocker.data), table.engine_kwargs())
+                score_hand(rules, inputs)
+            except HandError as exc:
+                table.show_problems(exc)
+                ok = False
+                continue
+            tables.append(inputs)
+        return {"mode": "deal", "tables": tables} if ok else None
+
+    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+        """Prefill both tables (a quick table keeps who knocked; a dead one says so)."""
+        for table, stored in zip(form.tables(), _tables(inputs), strict=True):
+            fill_cards(table, stored)
+            if stored.get("outcome") == "dead":
+                table.knocker.data = DEAD
+
+    # --- JSON -----------------------------------------------------------------------
+    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+        """``{"tables": [hand, hand]}``: gin hand bodies, knocker 0/1 within each pair."""
+        items = list_at(body.get("tables"), "tables", limit=2)
+        if len(items) != 2:
+            fail("tables", "a deal is two hands: seat 0's table, then seat 2's")
+        tables = [
+            hand_inputs(object_at(item, f"tables[{i}]"), 2, f"tables[{i}].")
+            for i, item in enumerate(items)
+        ]
+        inputs = {"mode": "deal", "tables": tables}
+        try:
+            self.check(game, inputs)
+        except HandError as exc:
+            raise ApiError([(p.where, p.message) for p in exc.problems]) from None
+        return inputs
+
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+        """Deals with both tables, team nets, totals, boxes, settlement."""
+        played: PartnershipGame = sheet.game
+        deals = zip(game.hands, played.deals, sheet.deals, strict=True)
+        listed = {
+            "hands": [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
+        }
+        return {
+            "teams": [list(team) for team in TEAMS],
+            "team_names": list(played.team_names),
+            **(listed if hands else {}),
+            "totals": list(played.totals),
+            "boxes": list(played.boxes),
+            "needs": list(played.needs),
+            "next_pairing": [list(pair) for pair in played.next_pairing],
+            "finished": played.finished,
+            "winner": played.winner,
+            "settlement": settlement_json(played.settlement),
+        }
+
+
+def _has_errors(form: Any) -> bool:
+    if form.form_errors:
+        return True
+    for field in form:
+        if field.type == "FormField":
+            if any(f.errors for f in field.form) or field.form.form_errors:
+                return True
+        elif field.errors:
+            return True
+    return False
+
+
+def _dead_hand() -> dict[str, Any]:
+    return {
+        "mode": "quick",
+        "outcome": "dead",
+        "knocker": None,
+        "knocker_deadwood": None,
+        "defender_deadwood": None,
+        "upcard": None,
+    }
+
+
+def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]) -> dict[str, Any]:
+    """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
+    return {
+        "number": deal.number,
+        "inputs": dict(inputs),
+        "pairing": [list(pair) for pair in deal.pairing],
+        "tables": [
+            {
+                "players": list(pair),
+                "outcome": hand.outcome.value,
+                "winner": hand.winner,
+                "points": hand.points,
+                "team_points": list(points),
+                "explanation": [str(step) for step in scored.result.explanation],
+            }
+            for pair, hand, points, scored in zip(
+                deal.pairing, deal.hands, deal.hand_points, tables, strict=True
+            )
+        ],
+        "points": list(deal.points),
+        "box": deal.box,
+        "totals": list(deal.totals),
+        "after_end": deal.after_end,
+        "explanation": str(deal.explanation),
+    }

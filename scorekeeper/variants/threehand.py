@@ -1,0 +1,214 @@
+"""Three-hand gin (RULES.md §5, seed 001): the box against a captain, one player sitting out.
+
+A hand is an ordinary gin hand (quick or cards, ``hands.py``'s shapes) whose
+``knocker`` is a **role** — 0 the box, 1 the captain — never a seat. The seats come
+from replaying the game (``scoring.threehand``), so correcting or deleting an earlier
+hand moves every later hand's roles with it. The sitter is never a choice.
+
+Setup ``{"box": seat, "captain": seat}``: the first box (the new-game form's dealer —
+the box deals every hand) and the first captain (by default the seat after the box).
+A rematch starts like a fresh draw: the winner of the game in the box, the player with
+the next best total as captain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from flask import request
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+
+from ..api.errors import fail, problems_at
+from ..games.forms import QuickHandForm
+from ..hands import ScoredHand, score_hand
+from ..models import Game
+from ..scoring import HandError, Rules
+from ..scoring.errors import Problem
+from ..scoring.outcome import Outcome
+from ..scoring.threehand import Role, Roles, ThreeHandGame, play_three_hand
+from ..sheets import game_rules
+from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
+
+ROLE_NAMES = {"box": Role.BOX, "captain": Role.CAPTAIN}
+
+
+@dataclass(frozen=True)
+class ThreeHandSheet:
+    """A three-hand game as its sheet shows it: the hands and the engine's rows."""
+
+    rules: Rules
+    players: tuple[str, ...]
+    hands: tuple[ScoredHand, ...]
+    game: ThreeHandGame
+
+    @property
+    def finished(self) -> bool:
+        """Whether somebody reached the target."""
+        return self.game.finished
+
+    def roles_for(self, number: int) -> Roles:
+        """The roles hand ``number`` (1-based) is (or will be) played with."""
+        if 1 <= number <= len(self.game.rows):
+            return self.game.rows[number - 1].roles
+        return self.game.roles
+
+    def role_labels(self, number: int) -> list[str]:
+        """The two choices of "who went out" in hand ``number``: the box, the captain."""
+        roles = self.roles_for(number)
+        return [
+            _("%(name)s (box)", name=self.players[roles.box]),
+            _("%(name)s (captain)", name=self.players[roles.captain]),
+        ]
+
+    def role_of(self, roles: Roles, seat: int) -> str:
+        """``box``, ``captain`` or ``out``: what ``seat`` does under ``roles``."""
+        return ("box", "captain", "out")[(roles.box, roles.captain, roles.out).index(seat)]
+
+
+def three_hand_sheet(game: Game) -> ThreeHandSheet:
+    """Replay a three-hand game's hands from the roles of the draw."""
+    rules = game_rules(game)
+    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    played = play_three_hand(
+        rules,
+        game.players,
+        int(game.setup.get("box", 0)),
+        int(game.setup.get("captain", 1)),
+        [h.score for h in hands],
+    )
+    return ThreeHandSheet(rules, tuple(game.players), hands, played)
+
+
+def hand_number(game: Game) -> int:
+    """The hand a form is for: the one being corrected, else the next one."""
+    number = (request.view_args or {}).get("number")
+    return number if isinstance(number, int) else len(game.hands) + 1
+
+
+class ThreeHandVariant(GinVariant):
+    """Three players; the box plays every hand against the captain."""
+
+    name: ClassVar[str] = "three_hand"
+    label: ClassVar[Any] = _l("Three-hand gin")
+    player_counts: ClassVar[tuple[int, ...]] = (3,)
+    presets: ClassVar[tuple[str, ...]] = ("three_hand", "classic", "russian", "pagat", "modern")
+    default_preset: ClassVar[str] = "three_hand"
+    sheet_template = "games/threehand/sheet.html"
+    quick_template = "games/threehand/quick_fields.html"
+    card_template = "games/threehand/card_fields.html"
+    hand_template = "games/threehand/hand.html"
+
+    def setup(self, players: Sequence[str], dealer: int, second: int | None) -> dict[str, Any]:
+        """The first box (who deals) and captain; the captain defaults to the next seat."""
+        count = len(players)
+        if not 0 <= dealer < count:
+            raise ValueError(_("The box (first dealer) must be one of the three players."))
+        captain = (dealer + 1) % count if second is None else second
+        if not 0 <= captain < count:
+            raise ValueError(_("The captain must be one of the three players."))
+        if captain == dealer:
+            raise ValueError(_("The captain cannot also be in the box."))
+        return {"box": dealer, "captain": captain}
+
+    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+        """As a draw would: the winner in the box, the next best total as captain."""
+        played = sheet.game
+        if played.winner is None:
+            return dict(game.setup)
+        box = played.winner
+        others = [(box + 1) % 3, (box + 2) % 3]
+        captain = max(others, key=lambda seat: played.totals[seat])  # ties: the next seat
+        return {"box": box, "captain": captain}
+
+    def sheet(self, game: Game) -> ThreeHandSheet:  # type: ignore[override]
+        """Replay the hands (``scoring.threehand``)."""
+        return three_hand_sheet(game)
+
+    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+        """The engine scores the hand; the knocker must be the box or the captain."""
+        scored = score_hand(game_rules(game), inputs)
+        if scored.result.outcome is not Outcome.DEAD and inputs.get("knocker") not in (0, 1):
+            raise HandError([Problem("knocker", _("Only the box or the captain can go out."))])
+
+    def quick_form(self, game: Game, sheet: Any) -> QuickHandForm:
+        """The gin quick form; "who went out" names this hand's box and captain."""
+        labels = sheet.role_labels(hand_number(game))
+        form: QuickHandForm = prepare(QuickHandForm(), game, labels)
+        return form
+
+    def card_form(self, game: Game, sheet: Any) -> CardHandForm:
+        """The gin card form; "who knocked" names this hand's box and captain."""
+        labels = sheet.role_labels(hand_number(game))
+        form: CardHandForm = prepare(CardHandForm(), game, labels)
+        return form
+
+    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+        """A gin hand body whose knocker is a role: 0 or "box", 1 or "captain"."""
+        body = dict(body)
+        knocker = body.get("knocker")
+        if isinstance(knocker, dict):
+            knocker = dict(knocker)
+            knocker["seat"] = _role(knocker.get("seat", body.get("knocker_seat")), "knocker.seat")
+            body["knocker"] = knocker
+        elif knocker is not None:
+            body["knocker"] = _role(knocker, "knocker")
+        inputs = hand_inputs(body, 2)
+        try:
+            self.check(game, inputs)
+        except HandError as exc:
+            raise problems_at(exc.problems) from None
+        return inputs
+
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+        """Hands with their roles and results, totals, next roles, settlement."""
+        played = sheet.game
+        rows = zip(played.rows, sheet.hands, strict=True)
+        listed = {"hands": [hand_json(row, scored) for row, scored in rows]}
+        return {
+            **(listed if hands else {}),
+            "totals": list(played.totals),
+            "boxes": list(played.boxes),
+            "needs": list(played.needs),
+            "next_roles": roles_json(played.roles),
+            "next_dealer": played.next_dealer,
+            "finished": played.finished,
+            "winner": played.winner,
+            "settlement": settlement_json(played.settlement),
+        }
+
+
+def _role(value: Any, where: str) -> Any:
+    """A role from the API: 0/1 or its name; anything else is left for the checks."""
+    if isinstance(value, str):
+        if value not in ROLE_NAMES:
+            fail(where, 'must be the box (0 or "box") or the captain (1 or "captain")')
+        return int(ROLE_NAMES[value])
+    return value
+
+
+def roles_json(roles: Roles) -> dict[str, int]:
+    """Which seat has which role."""
+    return {"box": roles.box, "captain": roles.captain, "out": roles.out}
+
+
+def hand_json(row: Any, scored: ScoredHand) -> dict[str, Any]:
+    """One three-hand row: its inputs (knocker = role), roles, result and totals."""
+    knocker = scored.knocker
+    return {
+        "number": row.number,
+        "inputs": dict(scored.inputs),
+        "roles": roles_json(row.roles),
+        "dealer": row.roles.box,
+        "knocker_seat": None if knocker is None else row.roles.seat(Role(knocker)),
+        "outcome": row.hand.outcome.value,
+        "winner_role": None if row.hand.winner is None else Role(row.hand.winner).name.lower(),
+        "winner": row.winner,
+        "points": list(row.points),
+        "totals": list(row.totals),
+        "next_roles": roles_json(row.next_roles),
+        "after_end": row.after_end,
+        "explanation": [str(step) for step in scored.result.explanation],
+    }
