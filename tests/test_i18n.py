@@ -1,0 +1,339 @@
+"""Persian (right-to-left), Russian and English.
+
+The first tests guard the catalogs: every string the code and the templates mark for
+translation is extracted again here (the same mapping as ``make translations``) and
+must have a finished Persian and Russian translation, with the same placeholders.
+When one fails: ``make translations``, translate what it lists in
+``scorekeeper/translations/{fa,ru}/LC_MESSAGES/messages.po``, run again.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator
+from functools import cache
+from html import unescape
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+ROOT = Path(__file__).resolve().parents[1]
+CATALOGS = ROOT / "scorekeeper" / "translations"
+TRANSLATED = ("fa", "ru")
+# The Makefile's `translations` target extracts with these keywords too.
+KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+
+PYTHON_FORMAT = re.compile(r"%\((\w+)\)[sd]")
+STR_FORMAT = re.compile(r"\{(\w+)\}")
+
+
+def compile_catalogs() -> None:
+    """Build each ``messages.mo`` that is missing or older than its ``.po``, as
+    ``make catalogs`` does, so the suite also runs from a bare ``pytest``."""
+    for po in CATALOGS.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=po.parts[-3])
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        partial = mo.with_suffix(".mo.partial")
+        partial.write_bytes(buffer.getvalue())
+        partial.replace(mo)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _compiled() -> Iterator[None]:
+    compile_catalogs()
+    yield
+
+
+@cache
+def extracted() -> dict[tuple[str | None, Any], set[str]]:
+    """Every marked message of the code and templates now, by (context, id), with the
+    files it is in."""
+    with (ROOT / "babel.cfg").open() as cfg:
+        method_map, options_map = parse_mapping_cfg(cfg)
+    found: dict[Any, set[str]] = {}
+    for filename, _line, message, _comments, context in extract_from_dir(
+        str(ROOT), method_map, options_map, keywords=KEYWORDS
+    ):
+        found.setdefault((context, message), set()).add(filename)
+    return found
+
+
+@cache
+def catalog(lang: str) -> Catalog:
+    with (CATALOGS / lang / "LC_MESSAGES" / "messages.po").open("rb") as source:
+        return read_po(source, locale=lang)
+
+
+def unfinished(message: Message | None) -> str | None:
+    """Why a catalog entry is not a usable translation, or None if it is."""
+    if message is None:
+        return "missing"
+    if message.fuzzy:
+        return "fuzzy"
+    strings = message.string if isinstance(message.string, tuple) else (message.string,)
+    if not all(strings):
+        return "untranslated"
+    return None
+
+
+def placeholders(text: str) -> tuple[set[str], set[str]]:
+    return set(PYTHON_FORMAT.findall(text)), set(STR_FORMAT.findall(text))
+
+
+def test_extraction_finds_the_marked_strings() -> None:
+    messages = {msgid for _context, msgid in extracted()}
+    assert "Scorekeeper" in messages  # a template
+    assert "Knocker's cards" in messages  # _l in Python
+    assert "Defender has no deadwood." in messages  # an engine step (N_)
+    assert ("%(num)d box", "%(num)d boxes") in messages  # ngettext in a template
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_marked_string_is_translated(lang: str) -> None:
+    """Fails listing each string without a finished translation: run `make translations`
+    and translate them."""
+    entries = catalog(lang)
+    problems = []
+    for (context, msgid), files in sorted(extracted().items(), key=str):
+        why = unfinished(entries.get(msgid, context=context))
+        if why:
+            where = ", ".join(sorted(files))
+            about = f" [{context}]" if context else ""
+            problems.append(f"{why}: {msgid!r}{about} ({where})")
+    assert not problems, f"{lang}/LC_MESSAGES/messages.po:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_translations_keep_their_placeholders(lang: str) -> None:
+    """%(name)s parameters and the engine's {name} fields are the same in every
+    translation (and in every plural form)."""
+    wrong = []
+    for message in catalog(lang):
+        if not message.id or not message.string:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        expected = placeholders(ids[-1])
+        for text in strings:
+            if text and placeholders(text) != expected:
+                wrong.append(f"{message.id!r} -> {text!r}")
+    assert not wrong, "\n".join(wrong)
+    assert not [error for error in catalog(lang).check()]
+
+
+def test_plural_forms() -> None:
+    assert catalog("ru").num_plurals == 3
+    assert catalog("fa").num_plurals == 2
+
+
+def test_engine_templates_need_no_percent_escaping() -> None:
+    """``i18n.translate`` looks engine templates up with ``%`` doubled; a template with a
+    ``%`` would never be found in the catalog."""
+    steps = [m for (_c, m), files in extracted().items() if any("scoring" in f for f in files)]
+    assert steps
+    assert not [m for m in steps if "%" in str(m)]
+
+
+# Pages ------------------------------------------------------------------------------
+
+
+def page_text(html: str) -> str:
+    """What a reader sees of a page: no tags, entities decoded."""
+    return unescape(re.sub(r"<[^>]+>", "", html))
+
+
+def page(client: FlaskClient, url: str, lang: str | None = None) -> str:
+    headers = {"Accept-Language": lang} if lang else {}
+    response = client.get(url, headers=headers)
+    assert response.status_code == 200, url
+    return response.get_data(as_text=True)
+
+
+@pytest.mark.parametrize(
+    ("accept", "lang", "direction", "words"),
+    [
+        ("fa-IR,fa;q=0.9,en;q=0.5", "fa", "rtl", ["امتیازنویس", "بازی تازه"]),
+        ("ru-RU,ru;q=0.9", "ru", "ltr", ["Счётчик", "Новая игра"]),
+        ("de-DE,en;q=0.5", "en", "ltr", ["Scorekeeper", "New game"]),
+    ],
+)
+def test_language_follows_the_browser(
+    client: FlaskClient, accept: str, lang: str, direction: str, words: list[str]
+) -> None:
+    html = page(client, "/", accept)
+    assert f'<html lang="{lang}" dir="{direction}">' in html
+    for word in words:
+        assert word in html
+
+
+def test_the_switch_is_remembered_in_a_cookie(client: FlaskClient) -> None:
+    response = client.post("/lang", data={"lang": "fa", "next": "/games/new"})
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/games/new"
+    cookie = response.headers["Set-Cookie"]
+    assert cookie.startswith("lang=fa;") and "HttpOnly" in cookie
+    html = page(client, "/games/new", "ru,en;q=0.5")  # the cookie wins over the browser
+    assert 'dir="rtl"' in html and "شروع بازی" in html
+
+    client.post("/lang", data={"lang": "ru", "next": "/"})
+    html = page(client, "/games/new", "fa")
+    assert 'lang="ru" dir="ltr"' in html and "Начать игру" in html
+
+
+def test_an_unknown_language_changes_nothing(client: FlaskClient) -> None:
+    client.post("/lang", data={"lang": "ru", "next": "/"})
+    response = client.post("/lang", data={"lang": "xx", "next": "/"})
+    assert "Set-Cookie" not in response.headers
+    assert 'lang="ru"' in page(client, "/")
+
+
+def test_every_page_has_the_switch(client: FlaskClient) -> None:
+    for url in ("/", "/games/new", "/check", "/remi/check", "/pads"):
+        html = page(client, url, "fa")
+        for code in ("en", "fa", "ru"):
+            assert f'name="lang" value="{code}"' in html, url
+
+
+# The layoff example of RULES.md §8 (undercut: the defender lays off 8♠ 9♠).
+KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
+DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
+
+
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        (
+            "fa",
+            [
+                "حریف 8♠ 9♠ را روی 5♠6♠7♠ می‌گذارد.",
+                "ترکیب‌های ضربه‌زننده 5♠6♠7♠ 9♣10♣J♣ K♠K♥K♦؛ جفت‌نشده J♦ = 10.",
+                "جفت‌نشده 9 ≤ 10: از زیر بریدن، 1 + 10 = 11.",
+            ],
+        ),
+        (
+            "ru",
+            [
+                "Соперник докладывает 8♠ 9♠ к 5♠6♠7♠.",
+                "Комбинации постучавшего 5♠6♠7♠ 9♣10♣J♣ K♠K♥K♦; сухостой J♦ = 10.",
+                "Сухостой 9 ≤ 10: подрез, 1 + 10 = 11.",
+            ],
+        ),
+    ],
+)
+def test_engine_steps_are_worded_in_the_language(
+    client: FlaskClient, lang: str, lines: list[str]
+) -> None:
+    data = {"preset": "classic", "knocker_cards": KNOCKER, "defender_cards": DEFENDER}
+    response = client.post("/check", data=data, headers={"Accept-Language": lang})
+    assert response.status_code == 200
+    text = page_text(response.get_data(as_text=True))
+    for line in lines:
+        assert line in text
+    assert "Defender lays off" not in text and "Knocker melds" not in text
+
+
+# A finished russian game -------------------------------------------------------------
+
+
+def finished_russian_game(client: FlaskClient) -> str:
+    """Ann beats Bob on the russian preset: RULES.md's game-end example (A: 15, 55, 33;
+    B: 47, 28), entered as knocks."""
+    from tests.helpers import new_game, win
+
+    game = new_game(client, "russian", ("Ann", "Bob"))
+    for seat, points in ((0, 15), (1, 47), (0, 55), (1, 28), (0, 33)):
+        win(client, game, seat, points)
+    return game
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        (
+            "fa",
+            [
+                "جین رامی (دو نفره)",
+                "نهایی",
+                "Ann: 103 + 100 پاداش بازی + 3 × 25 خانه = 278",
+                "کت: دوبرابر",
+                "3 خانه",
+            ],
+        ),
+        (
+            "ru",
+            [
+                "Джин-рамми (вдвоём)",
+                "Итог",
+                "Ann: 103 + 100 за партию + 3 × 25 за коробки = 278",
+                "сухая партия: удвоение",
+                "3 коробка",
+            ],
+        ),
+    ],
+)
+def test_the_sheet_in_each_language(client: FlaskClient, lang: str, words: list[str]) -> None:
+    game = finished_russian_game(client)
+    html = page(client, f"/g/{game}", lang)
+    assert ('dir="rtl"' in html) == (lang == "fa")
+    text = " ".join(page_text(html).split())
+    for word in words:
+        assert word in text, word
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["Gin rummy", "Final", "Ann", "Bob"]),
+        ("fa", ["رامی", "نهایی", "Ann", "Bob"]),
+        ("ru", ["Джин-рамми", "Итог", "Ann", "Bob"]),
+    ],
+)
+def test_the_pdf_sheet_in_each_language(client: FlaskClient, lang: str, words: list[str]) -> None:
+    game = finished_russian_game(client)
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    response = client.get(f"/g/{game}/sheet.pdf")
+    assert response.status_code == 200
+    assert response.mimetype == "application/pdf"
+    text = pdf_text(response.data)
+    for word in words:
+        assert word in text, (word, text[:400])
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("fa", ["رامی", "روسی", "پاداش", "دوبرابر", "کت:"]),
+        ("ru", ["Джин-рамми", "бланк счёта", "Бонус за партию +100", "Сухая партия: удвоение"]),
+    ],
+)
+def test_the_blank_pad_in_each_language(client: FlaskClient, lang: str, words: list[str]) -> None:
+    client.post("/lang", data={"lang": lang, "next": "/"})
+    response = client.get("/pads/gin.pdf", query_string={"preset": "russian"})
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    text = pdf_text(response.data)
+    for word in words:
+        assert word in text, (word, text[:400])
+
+
+def pdf_text(data: bytes) -> str:
+    """The PDF's text with Arabic presentation forms folded to letters. Right-to-left
+    lines come out in visual order, so the Persian checks are single words."""
+    import unicodedata
+
+    reader = PdfReader(io.BytesIO(data))
+    text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    return unicodedata.normalize("NFKC", text)
