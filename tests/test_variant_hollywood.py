@@ -282,3 +282,85 @@ def test_rematch_lets_the_match_loser_deal(client: FlaskClient) -> None:
     new = response.headers["Location"].rsplit("/", 1)[-1]
     data = state(client, new)
     assert data["variant"] == "hollywood" and data["setup"] == {"dealer": 1}
+
+
+# --- print ------------------------------------------------------------------------------
+
+
+def pdf_text(data: bytes) -> str:
+    import io
+    import unicodedata
+
+    from pypdf import PdfReader
+
+    assert data.startswith(b"%PDF")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
+
+
+def test_the_printed_sheet_holds_names_points_and_every_games_finals(
+    app: Any, client: FlaskClient
+) -> None:
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.variants import VARIANTS
+
+    game_id = new_hollywood(client, players=("Anastasia", "Bob"))
+    for seat, points in EXAMPLE:
+        win(client, game_id, seat, points)
+    variant = VARIANTS["hollywood"]
+    with app.test_request_context():
+        game = get_session().get(Game, game_id)
+        data = render_pdf(
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=False
+        )
+    text = pdf_text(data)
+    assert "Anastasia" in text and "Bob" in text and "Hollywood gin" in text
+    assert "Game 1" in text and "Game 2" in text and "Game 3" in text
+    for points in (20, 15, 30, 40, 35, 25, 10):
+        assert re.search(rf"\+{points}\b", text), points
+    for final in (315, 100, 305, 60, 510, 1130, 160):
+        assert re.search(rf"\b{final}\b", text), final
+    assert "Game 3: Anastasia wins, 510 to 0" in text
+
+
+def test_the_sheet_pdf_route_prints_hollywood(client: FlaskClient) -> None:
+    from scorekeeper.variants.base import Variant
+
+    if not hasattr(Variant, "pdf_template"):
+        pytest.skip("the PDF views do not dispatch by variant yet")
+    game_id = new_hollywood(client)
+    for seat, points in EXAMPLE:
+        win(client, game_id, seat, points)
+    response = client.get(f"/g/{game_id}/sheet.pdf")
+    assert response.status_code == 200
+    text = pdf_text(response.data)
+    assert "Game 3" in text and re.search(r"\b510\b", text)
+
+
+@pytest.mark.parametrize("fourth", [False, True])
+def test_the_blank_pad_has_three_games_and_the_rows_asked_for(app: Any, fourth: bool) -> None:
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.scoring import PRESETS
+    from scorekeeper.variants import VARIANTS
+
+    rules = PRESETS["russian"].replace(hollywood_fourth=fourth)
+    with app.test_request_context():
+        data = render_pdf(
+            VARIANTS["hollywood"].pad_template,
+            rules=rules,
+            preset_label="Russian",
+            players=["Ann", ""],
+            rows=25,
+            paper="A4",
+        )
+    text = pdf_text(data)
+    assert "Hollywood gin" in text and "Ann" in text and "25" in text
+    assert ("Game 4" in text) is fourth and "Game 3" in text
+    assert "Game bonus\n+100" in text and "Final" in text
+    import io
+
+    from pypdf import PdfReader
+
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1

@@ -208,7 +208,8 @@ def test_api_with_the_upcard(client: FlaskClient) -> None:
         headers=headers,
     )
     assert spade.status_code == 201
-    body = spade.get_json()
+    assert spade.get_json()["totals"] == [0, 14]
+    body = state(client, game)
     assert body["hands"][0]["inputs"]["upcard"] == "5S"
     assert body["hands"][0]["points"] == 14 and body["hands"][0]["doubled"]
     assert body["totals"] == [0, 14]

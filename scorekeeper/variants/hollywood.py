@@ -95,6 +95,11 @@ class HollywoodVariant(GinVariant):
     default_preset: ClassVar[str] = "russian"
     sheet_template = "games/hollywood/sheet.html"
     hand_template = "games/hollywood/hand.html"
+    # Print: the classic three-column sheet; rendered with ``game``, ``sheet``, ``paper``,
+    # ``appendix`` (the sheet) and ``rules``, ``preset_label``, ``players``, ``rows``,
+    # ``paper`` (the blank pad), like the gin ones.
+    pdf_template: ClassVar[str] = "pdf/hollywood/sheet.html"
+    pad_template: ClassVar[str] = "pdf/hollywood/pad.html"
 
     def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
         """The player behind over the whole match deals first."""
@@ -107,15 +112,22 @@ class HollywoodVariant(GinVariant):
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 
-    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
-        """Hands with the columns they went into, every column, the match."""
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+        """Hands with the columns they went into, every column, the match; ``hands=False``
+        leaves out the per-hand lists (the answer to adding a hand)."""
         played: HollywoodGame = sheet.game
         return {
-            "hands": [
-                _hand_json(scored, row)
-                for scored, row in zip(sheet.hands, played.rows, strict=True)
-            ],
-            "columns": [_column_json(column) for column in played.columns],
+            **(
+                {
+                    "hands": [
+                        _hand_json(scored, row)
+                        for scored, row in zip(sheet.hands, played.rows, strict=True)
+                    ]
+                }
+                if hands
+                else {}
+            ),
+            "columns": [_column_json(column, hands=hands) for column in played.columns],
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "ignored": list(played.ignored),
@@ -139,7 +151,18 @@ def _hand_json(scored: ScoredHand, row: HollywoodRow) -> dict[str, Any]:
     }
 
 
-def _column_json(column: Column) -> dict[str, Any]:
+def _column_json(column: Column, *, hands: bool = True) -> dict[str, Any]:
+    rows = {
+        "hands": [
+            {
+                "hand": row.number,
+                "points": list(row.points),
+                "totals": list(row.totals),
+                "box": row.box,
+            }
+            for row in column.rows
+        ]
+    }
     return {
         "number": column.number,
         "open": column.opened_after is not None and not column.closed,
@@ -149,14 +172,6 @@ def _column_json(column: Column) -> dict[str, Any]:
         "totals": list(column.totals),
         "boxes": list(column.boxes),
         "needs": list(column.needs),
-        "hands": [
-            {
-                "hand": row.number,
-                "points": list(row.points),
-                "totals": list(row.totals),
-                "box": row.box,
-            }
-            for row in column.rows
-        ],
+        **(rows if hands else {}),
         "settlement": settlement_json(column.settlement),
     }
