@@ -278,13 +278,17 @@ class RemiVariant(Variant):
             raise ApiError([_api_where(problem) for problem in exc.problems]) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
-        """Deals with every player's score, totals, dealers, the end and the winners."""
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+        """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
+        winners; ``hands=False`` leaves the list of deals out."""
         played: RemiGame = sheet.game
-        return {
+        listed = {
             "hands": [
                 deal_json(number, deal, sheet) for number, deal in enumerate(sheet.deals, start=1)
-            ],
+            ]
+        }
+        return {
+            **(listed if hands else {}),
             "totals": list(played.totals),
             "next_dealer": played.next_dealer,
             "finished": played.finished,

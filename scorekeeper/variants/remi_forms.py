@@ -193,14 +193,6 @@ class RemiCardForm(_DealForm):
     went_out = RadioField(_l("Who went out?"), choices=[], validators=[Optional()])
     final_discard = DiscardField(_l("Final discard (of the player who went out)"))
 
-    def setup(self, names: Sequence[str]) -> None:
-        """Label each player's fields with his name."""
-        super().setup(names)
-        for seat, name in enumerate(self.names):
-            block = self.block(seat)
-            block.table.label.text = _("%(name)s: combinations on the table", name=name)
-            block.hand.label.text = _("%(name)s: cards in hand", name=name)
-
     def read(self) -> dict[str, Any] | None:
         """Stored inputs of a validated form (cards canonical), or ``None``."""
         if not self.chose_went_out():
