@@ -15,6 +15,7 @@ import click
 from flask import Flask, current_app, g
 from sqlalchemy import DateTime, Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
+from sqlalchemy.pool import QueuePool
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
@@ -29,7 +30,17 @@ def make_engine(url: str) -> Engine:
     """An engine for ``url``, with SQLite tuned for several writers."""
     if not url.startswith("sqlite"):
         return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
-    engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+    # One connection per process: SQLite lets one writer in at a time anyway, and
+    # threads queueing for the pool wake as soon as it is free, where SQLite's own
+    # busy handler would sleep and poll (up to 100 ms a step).
+    engine = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=QueuePool,
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=60,
+    )
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

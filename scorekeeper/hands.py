@@ -13,8 +13,10 @@ engine. Two shapes:
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from .scoring import (
@@ -59,7 +61,21 @@ def score_hand(
 
     ``seats`` are the two seats playing this hand (partnership and three-hand gin pass
     their own pairings); ``inputs["knocker"]`` is one of them.
+
+    Every page replays a game's hands, so results are remembered by content: the same
+    rules and inputs always score the same (a pure function), so nothing needs
+    invalidating when a hand is edited — its new inputs are simply a new key.
     """
+    key = json.dumps(inputs, sort_keys=True, separators=(",", ":"))
+    return _score_by_content(rules, key, tuple(seats))
+
+
+@lru_cache(maxsize=8192)
+def _score_by_content(rules: Rules, key: str, seats: tuple[int, ...]) -> ScoredHand:
+    return _score(rules, json.loads(key), seats)
+
+
+def _score(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int]) -> ScoredHand:
     upcard = _card(inputs.get("upcard"))
     knocker = inputs.get("knocker")
     if inputs.get("mode") == "cards":

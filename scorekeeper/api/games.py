@@ -76,7 +76,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     earlier = service.duplicate_of(db, game, key)
     if earlier is not None:
         db.rollback()
-        return jsonify(game_json(game) | {"hand": earlier.hand_number}), 200
+        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
     variant = variant_for(game)
     inputs = variant.api_inputs(json_object(), game)
     try:
@@ -101,8 +101,8 @@ def add_hand(game_id: str) -> tuple[Response, int]:
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
         game = db.get(Game, game_id) or abort(404)
-        return jsonify(game_json(game) | {"hand": earlier.hand_number}), 200
-    return jsonify(game_json(game) | {"hand": number}), 201
+        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+    return jsonify(game_json(game, hands=False) | {"hand": number}), 201
 
 
 def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
@@ -123,8 +123,9 @@ def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
     return stripped
 
 
-def game_json(game: Game, sheet: Any = None) -> dict[str, Any]:
-    """The whole game as JSON (also the export format)."""
+def game_json(game: Game, sheet: Any = None, *, hands: bool = True) -> dict[str, Any]:
+    """The whole game as JSON (also the export format); ``hands=False`` leaves out the
+    per-hand list (the answer to adding a hand carries the new totals, not the history)."""
     variant = variant_for(game)
     return {
         "id": game.id,
@@ -134,5 +135,7 @@ def game_json(game: Game, sheet: Any = None) -> dict[str, Any]:
         "setup": dict(game.setup),
         "version": game.version,
         "created_at": game.created_at.isoformat(),
-        **variant.sheet_json(game, sheet if sheet is not None else variant.sheet(game)),
+        **variant.sheet_json(
+            game, sheet if sheet is not None else variant.sheet(game), hands=hands
+        ),
     }

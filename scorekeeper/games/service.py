@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session, object_session
+from sqlalchemy.orm import Session, object_session, selectinload
 
 from ..models import Change, Game, Hand, Submission, now_utc
 
@@ -25,8 +25,14 @@ class GameOver(Exception):
 
 
 def lock_game(db: Session, game_id: str) -> Game | None:
-    """The game, locked against other writers until the transaction ends."""
-    return db.scalars(select(Game).where(Game.id == game_id).with_for_update()).first()
+    """The game with its hands, locked against other writers until the transaction ends."""
+    query = (
+        select(Game)
+        .where(Game.id == game_id)
+        .options(selectinload(Game.hands))
+        .with_for_update(of=Game)
+    )
+    return db.scalars(query).first()
 
 
 def duplicate_of(db: Session, game: Game, token: str | None) -> Submission | None:

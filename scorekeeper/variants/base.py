@@ -103,6 +103,7 @@ class Variant:
         """Stored inputs from an API body; raise ``ApiError`` with field paths."""
         raise NotImplementedError
 
-    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
-        """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement."""
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+        """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement.
+        With ``hands=False`` (the answer to adding a hand) the per-hand list is left out."""
         raise NotImplementedError

@@ -140,11 +140,12 @@ class GinVariant(Variant):
             raise problems_at(exc.problems) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their results, totals, boxes, needs, settlement."""
         played = sheet.game
+        listed = {"hands": [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]}
         return {
-            "hands": [hand_json(i + 1, h, sheet.game.rows[i]) for i, h in enumerate(sheet.hands)],
+            **(listed if hands else {}),
             "totals": list(played.totals),
             "boxes": list(played.boxes),
             "needs": list(played.needs),
