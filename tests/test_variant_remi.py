@@ -519,3 +519,86 @@ def test_api_errors(client: FlaskClient, body: dict[str, Any], where: str) -> No
     assert response.status_code == 422
     assert where in [e["where"] for e in response.get_json()["errors"]], response.get_json()
     assert state(client, game["id"])["hands"] == []
+
+
+# --- print ------------------------------------------------------------------------------
+
+
+def pdf_text(data: bytes) -> str:
+    import io
+    import unicodedata
+
+    from pypdf import PdfReader
+
+    assert data.startswith(b"%PDF")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " ").replace("\u200e", ""))
+
+
+def render(app: Any, template: str, **context: Any) -> bytes:
+    from scorekeeper.pdf.render import render_pdf
+
+    with app.test_request_context():
+        data: bytes = render_pdf(template, paper="A4", **context)
+    return data
+
+
+def test_the_printed_sheet_holds_names_deal_scores_and_finals(
+    app: Any, client: FlaskClient
+) -> None:
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+    from scorekeeper.variants import VARIANTS
+
+    game_id = new_game(client, ("Anastasia", "Bob", "Cy", "Dee"), deals="2")
+    assert post_cards(client, game_id, SECTION_8).status_code == 302
+    quick_scores(client, game_id, 20, 15, -5, 0, went_out=0)  # Ann +70
+    variant = VARIANTS["remi"]
+    with app.test_request_context():
+        game = get_session().get(Game, game_id)
+        sheet = variant.sheet(game)
+    text = pdf_text(render(app, variant.pdf_template, game=game, sheet=sheet, appendix=True))
+    for name in ("Anastasia", "Bob", "Cy", "Dee"):
+        assert name in text
+    assert "Indonesian Remi" in text and "2 deals" in text
+    for points in ("+200", "−10", "+15", "−60", "+70"):
+        assert points in text, points
+    for final in ("270", "5", "10", "−60"):
+        assert re.search(rf"(?<![\d+]){final}\b", text), final
+    assert "Anastasia wins with 270." in text
+    assert "Deals entered with cards" in text and "Final discard" in text
+
+
+def test_the_blank_pad_has_four_columns_and_the_rows_asked_for(app: Any) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    from scorekeeper.scoring import PRESETS
+    from scorekeeper.variants import VARIANTS
+
+    data = render(
+        app,
+        VARIANTS["remi"].pad_template,
+        rules=PRESETS["remi"],
+        preset_label="Remi",
+        players=["Ann", "Bob", ""],
+        rows=30,
+    )
+    text = pdf_text(data)
+    assert "Indonesian Remi" in text and "Ann" in text and "Bob" in text
+    assert "Target 500" in text and "30" in text and "Final" in text
+    assert len(re.findall(r"\bTotal\b", text)) == 4
+    assert len(PdfReader(io.BytesIO(data)).pages) == 1
+
+
+def test_the_sheet_pdf_route_prints_remi(client: FlaskClient) -> None:
+    from scorekeeper.variants.base import Variant
+
+    if not hasattr(Variant, "pdf_template"):
+        pytest.skip("the PDF views do not dispatch by variant yet")
+    game_id = new_game(client)
+    assert post_cards(client, game_id, SECTION_8).status_code == 302
+    response = client.get(f"/g/{game_id}/sheet.pdf")
+    assert response.status_code == 200
+    assert "+200" in pdf_text(response.data)

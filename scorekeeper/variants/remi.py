@@ -198,6 +198,8 @@ class RemiVariant(Variant):
     quick_template = "games/remi/quick_fields.html"
     card_template = "games/remi/card_fields.html"
     hand_template = "games/remi/hand.html"
+    pdf_template: ClassVar[str] = "pdf/remi/sheet.html"
+    pad_template: ClassVar[str] = "pdf/remi/pad.html"
     hand_word = _l("Deal")
     hand_noun = _l("deal")
 
