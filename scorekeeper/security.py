@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, render_template, request
+import re
+from typing import Any
+
+from flask import Flask, Response, abort, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -22,9 +25,19 @@ HEADERS = {
 }
 
 
+# Game ids are ``secrets.token_urlsafe`` strings; anything else (a NUL byte, say, which
+# PostgreSQL refuses outright) is simply not a game.
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
 def init_app(app: Flask) -> None:
     """CSRF on every form, the headers on every response, friendly error pages."""
     csrf.init_app(app)
+
+    @app.url_value_preprocessor
+    def _game_ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+        if values and "game_id" in values and not GAME_ID.fullmatch(str(values["game_id"])):
+            abort(404)
 
     @app.after_request
     def _headers(response: Response) -> Response:
