@@ -135,6 +135,25 @@ def test_translations_keep_their_placeholders(lang: str) -> None:
     assert not [error for error in catalog(lang).check()]
 
 
+NAME_PLACEHOLDER = re.compile(
+    r"\{(?:name|player|players|team|dealer)\}|%\((?:name|names|box|captain|out|first|second|players)\)s"
+)
+
+
+def test_persian_isolates_player_names() -> None:
+    """In Persian a player's name sits between FSI (U+2068) and PDI (U+2069), so a Latin
+    name ("Ann") next to numbers keeps its place in right-to-left text."""
+    bare = []
+    for message in catalog("fa"):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            for found in NAME_PLACEHOLDER.finditer(text or ""):
+                before, after = text[found.start() - 1 : found.start()], text[found.end() :][:1]
+                if (before, after) != ("\u2068", "\u2069"):
+                    bare.append(f"{message.id!r}: {found.group()}")
+    assert not bare, "wrap these in \u2068…\u2069:\n" + "\n".join(bare)
+
+
 def test_plural_forms() -> None:
     assert catalog("ru").num_plurals == 3
     assert catalog("fa").num_plurals == 2
@@ -151,9 +170,12 @@ def test_engine_templates_need_no_percent_escaping() -> None:
 # Pages ------------------------------------------------------------------------------
 
 
+BIDI_ISOLATES = re.compile("[\u2066-\u2069]")
+
+
 def page_text(html: str) -> str:
-    """What a reader sees of a page: no tags, entities decoded."""
-    return unescape(re.sub(r"<[^>]+>", "", html))
+    """What a reader sees of a page: no tags, entities decoded, no invisible isolates."""
+    return BIDI_ISOLATES.sub("", unescape(re.sub(r"<[^>]+>", "", html)))
 
 
 def page(client: FlaskClient, url: str, lang: str | None = None) -> str:
