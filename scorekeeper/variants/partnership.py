@@ -133,6 +133,8 @@ class PartnershipVariant(Variant):
     quick_template = "games/partnership/quick_fields.html"
     card_template = "games/partnership/card_fields.html"
     hand_template = "games/partnership/hand.html"
+    pdf_template: ClassVar[str] = "pdf/partnership/sheet.html"
+    pad_template: ClassVar[str] = "pdf/partnership/pad.html"
     hand_word = _l("Deal")
     hand_noun = _l("deal")
 

@@ -100,6 +100,8 @@ class ThreeHandVariant(GinVariant):
     quick_template = "games/threehand/quick_fields.html"
     card_template = "games/threehand/card_fields.html"
     hand_template = "games/threehand/hand.html"
+    pdf_template: ClassVar[str] = "pdf/threehand/sheet.html"
+    pad_template: ClassVar[str] = "pdf/threehand/pad.html"
 
     def setup(self, players: Sequence[str], dealer: int, second: int | None) -> dict[str, Any]:
         """The first box (who deals) and captain; the captain defaults to the next seat."""
