@@ -593,12 +593,55 @@ def test_the_blank_pad_has_four_columns_and_the_rows_asked_for(app: Any) -> None
 
 
 def test_the_sheet_pdf_route_prints_remi(client: FlaskClient) -> None:
-    from scorekeeper.variants.base import Variant
-
-    if not hasattr(Variant, "pdf_template"):
-        pytest.skip("the PDF views do not dispatch by variant yet")
     game_id = new_game(client)
     assert post_cards(client, game_id, SECTION_8).status_code == 302
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     assert "+200" in pdf_text(response.data)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"players": "x"},
+        {"players": [1, 2, 3, 4]},
+        {"went_out": True, "players": [{"plus": 0, "minus": 0}] * 4},
+        {"went_out": "0", "players": [{"plus": 0, "minus": 0}] * 4},
+        {"players": [{"table": "7S 8S 9S", "hand": []}] * 4},
+        {"players": [{"table": [5], "hand": 7}] * 4},
+        {"players": [{"table": [], "hand": []}] * 4},
+        {"went_out": 0, "final_discard": ["AD"], "players": [{"hand": "2S"}] * 4},
+        {"went_out": None, "discard_value": 5, "players": [{"plus": 0, "minus": 0}] * 4},
+        {"went_out": 0, "discard_value": 7, "players": [{"plus": 15, "minus": 0}] * 4},
+        {"players": [{"plus": 10**30, "minus": -5}] * 4},
+    ],
+)
+def test_api_odd_bodies_are_refused_not_crashed(client: FlaskClient, body: dict[str, Any]) -> None:
+    game = api_game(client)
+    response = api_deal(client, game, body)
+    assert response.status_code == 422, response.get_json()
+    assert state(client, game["id"])["hands"] == []
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"went_out": "9"},
+        {"went_out": "abc", "discard_value": "7"},
+        {"went_out": "0", "players-0-plus": "99999999999999999999", "players-0-minus": "-5"},
+        {"went_out": "none", "players-9-plus": "5"},
+    ],
+)
+def test_odd_quick_forms_are_refused_not_crashed(client: FlaskClient, data: dict[str, str]) -> None:
+    game_id = new_game(client, ("Ann", "Bob"))
+    assert post_quick(client, game_id, data).status_code == 422
+    cards = {"went_out": data["went_out"], "players-0-table": "\n\n;", "players-0-hand": "ZZ"}
+    assert post_cards_raw(client, game_id, cards).status_code == 422
+    assert state(client, game_id)["hands"] == []
+
+
+def post_cards_raw(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
+    return client.post(
+        f"/g/{game_id}/hands/new", data={"version": str(version(client, game_id)), **data}
+    )
