@@ -556,6 +556,7 @@ def test_the_printed_sheet_holds_names_deal_scores_and_finals(
     variant = VARIANTS["remi"]
     with app.test_request_context():
         game = get_session().get(Game, game_id)
+        assert game is not None
         sheet = variant.sheet(game)
     text = pdf_text(render(app, variant.pdf_template, game=game, sheet=sheet, appendix=True))
     for name in ("Anastasia", "Bob", "Cy", "Dee"):
