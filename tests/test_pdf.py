@@ -165,7 +165,7 @@ def test_pads_page_offers_the_choices(client: FlaskClient) -> None:
     body = page.get_data(as_text=True)
     for field in ('name="rows"', 'name="preset"', 'name="size"', 'name="player1"'):
         assert field in body
-    assert "/pads/gin.pdf" in body
+    assert "/pads/pad.pdf" in body and 'value="hollywood"' in body
 
 
 @pytest.mark.parametrize("rows", [5, 37, 80])
@@ -208,3 +208,20 @@ def test_weasyprint_loads_only_when_printing() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("game", ["gin", "hollywood", "three_hand", "partnership", "remi"])
+def test_every_kind_of_game_has_a_blank_pad(client: FlaskClient, game: str) -> None:
+    from scorekeeper.variants import VARIANTS
+
+    preset = VARIANTS[game].default_preset
+    response = client.get(f"/pads/pad.pdf?game={game}&rows=12&preset={preset}&player1=Ann")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "application/pdf"
+    assert "Ann" in pdf_text(response.data)
+
+
+def test_a_pad_with_rules_its_game_does_not_play_is_refused(client: FlaskClient) -> None:
+    response = client.get("/pads/pad.pdf?game=remi&rows=12&preset=russian")
+    assert response.status_code == 400
+    assert "not played with these rules" in response.get_data(as_text=True)

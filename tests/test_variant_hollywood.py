@@ -326,10 +326,6 @@ def test_the_printed_sheet_holds_names_points_and_every_games_finals(
 
 
 def test_the_sheet_pdf_route_prints_hollywood(client: FlaskClient) -> None:
-    from scorekeeper.variants.base import Variant
-
-    if not hasattr(Variant, "pdf_template"):
-        pytest.skip("the PDF views do not dispatch by variant yet")
     game_id = new_hollywood(client)
     for seat, points in EXAMPLE:
         win(client, game_id, seat, points)

@@ -448,8 +448,15 @@ def test_rematch_lowest_total_deals_first(client: FlaskClient) -> None:
     assert new["rules"]["deals"] == 1
 
 
-def test_gin_preset_chosen_by_mistake_plays_remi(client: FlaskClient) -> None:
-    game_id = new_game(client, preset="classic")
+def test_gin_preset_chosen_by_mistake_is_refused_at_the_field(client: FlaskClient) -> None:
+    data = {"variant": "remi", "preset": "classic", "dealer": "0", "player1": "A", "player2": "B"}
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 200
+    assert "is not played with these rules" in response.get_data(as_text=True)
+
+
+def test_the_usual_rules_of_remi_are_its_preset(client: FlaskClient) -> None:
+    game_id = new_game(client, preset="")
     assert state(client, game_id)["rules"]["target"] == 500
 
 

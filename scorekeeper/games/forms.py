@@ -46,6 +46,7 @@ class NewGameForm(FlaskForm):
         _l("Rules"),
         choices=_choices(
             [
+                ("", _l("The usual rules of the game chosen above")),
                 ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
                 ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
                 ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),
@@ -56,7 +57,7 @@ class NewGameForm(FlaskForm):
                 ("remi", _l("Remi: sets count only with a sequence")),
             ]
         ),
-        default="classic",
+        default="",
     )
     dealer = RadioField(
         _l("First dealer (three-hand: who is in the box)"),

@@ -83,10 +83,12 @@ def _new_game_from(form: NewGameForm) -> Game | None:
     if len(set(names)) != len(names):
         form.player1.errors = [_("Every player needs a different name.")]
         return None
+    preset = form.preset.data or variant.default_preset
+    if preset not in variant.presets:
+        form.preset.errors = [_("%(game)s is not played with these rules.", game=variant.label)]
+        return None
     try:
-        rules = variant.rules_for(
-            rules_from_spec({"preset": form.preset.data, **form.rule_changes()})
-        )
+        rules = variant.rules_for(rules_from_spec({"preset": preset, **form.rule_changes()}))
     except RulesError as exc:
         show_problems(form, exc.problems, {k: k for k in form.data})
         return None

@@ -17,13 +17,16 @@ from ..games.forms import NAME_MAX
 # CSS ``@page`` sizes, keyed by what a link says.
 PAPER = {"a4": "A4", "letter": "letter"}
 PAD_ROWS = (5, 200)
-# The presets of two-player gin, the game the pads are ruled for.
+# Every preset a pad can print at its top (each kind of game accepts its own).
 PAD_PRESETS = {
     "classic": _l("Classic"),
     "russian": _l("Russian"),
     "pagat": _l("Pagat"),
     "modern": _l("Modern"),
     "oklahoma": _l("Oklahoma"),
+    "three_hand": _l("Three-hand"),
+    "partnership": _l("Partnership"),
+    "remi": _l("Remi"),
 }
 
 
@@ -80,7 +83,7 @@ class PadForm(Form):
     )
     preset = _choice(
         _l("Rules"), PAD_PRESETS, "classic",
-        _l("Choose one of the rules: classic, russian, pagat, modern or oklahoma."),
+        _l("Choose one of the presets in the list."),
     )
     size = _paper()
     player1 = StringField(
@@ -89,10 +92,17 @@ class PadForm(Form):
     player2 = StringField(
         _l("Player 2 (optional)"), filters=[_strip], validators=[Optional(), Length(max=NAME_MAX)]
     )
+    player3 = StringField(
+        _l("Player 3 (optional)"), filters=[_strip], validators=[Optional(), Length(max=NAME_MAX)]
+    )
+    player4 = StringField(
+        _l("Player 4 (optional)"), filters=[_strip], validators=[Optional(), Length(max=NAME_MAX)]
+    )
 
-    def players(self) -> tuple[str, str]:
+    def players(self) -> list[str]:
         """The names to print, empty for a line to write on."""
-        return (self.player1.data or "", self.player2.data or "")
+        names = (self.player1, self.player2, self.player3, self.player4)
+        return [field.data or "" for field in names]
 
 
 def problems(form: Form) -> list[str]:

@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..models import Game
 from ..scoring import PRESETS
-from ..sheets import TWO_PLAYER_VARIANTS, gin_sheet
+from ..variants import VARIANTS, variant_for
 from . import bp
 from .forms import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
 from .render import pdf_response, render_pdf
@@ -24,12 +24,12 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
     options = SheetOptions(request.args)
     if not options.validate():
         return _bad_link(problems(options))
-    if game.variant not in TWO_PLAYER_VARIANTS:
-        return _bad_link([_("This game's sheet cannot be printed yet.")], 404)
+    variant = variant_for(game)
     body = render_pdf(
-        "pdf/sheet.html",
+        variant.pdf_template,
         game=game,
-        sheet=gin_sheet(game),
+        variant=variant,
+        sheet=variant.sheet(game),
         paper=PAPER[options.size.data],
         appendix=options.with_appendix,
     )
@@ -38,25 +38,34 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
 
 @bp.get("/pads")
 def pads() -> str:
-    """Choose a blank pad: rows, rules, paper and (optionally) names."""
-    return render_template("pdf/pads.html", form=PadForm())
+    """Choose a blank pad: the kind of game, rows, rules, paper and (optionally) names."""
+    return render_template("pdf/pads.html", form=PadForm(), variants=VARIANTS)
 
 
-@bp.get("/pads/gin.pdf")
-def pad_pdf() -> Response | tuple[str, int]:
-    """A blank two-player gin pad with the chosen rules printed at the top."""
+@bp.get("/pads/pad.pdf")
+@bp.get("/pads/<variant_name>.pdf")
+def pad_pdf(variant_name: str | None = None) -> Response | tuple[str, int]:
+    """A blank pad for one kind of game (``?game=`` or in the path) with the rules on top."""
+    variant = VARIANTS.get(variant_name or request.args.get("game", "gin"))
+    if variant is None:
+        abort(404)
     form = PadForm(request.args)
-    if not form.validate():
-        return render_template("pdf/pads.html", form=form), 400
+    if form.validate() and form.preset.data not in variant.presets:
+        form.preset.errors = [
+            _("%(game)s is not played with these rules.", game=variant.label)
+        ]
+    if form.errors:
+        return render_template("pdf/pads.html", form=form, variants=VARIANTS), 400
     body = render_pdf(
-        "pdf/pad.html",
-        rules=PRESETS[form.preset.data],
+        variant.pad_template,
+        variant=variant,
+        rules=variant.rules_for(PRESETS[form.preset.data]),
         preset_label=PAD_PRESETS[form.preset.data],
         players=form.players(),
         rows=form.rows.data,
         paper=PAPER[form.size.data],
     )
-    return pdf_response(body, f"gin-pad-{form.rows.data}-rows.pdf")
+    return pdf_response(body, f"{variant.name}-pad-{form.rows.data}-rows.pdf")
 
 
 def _bad_link(messages: list[str], code: int = 400) -> tuple[str, int]:

@@ -45,6 +45,12 @@ class Variant:
     quick_template: ClassVar[str]
     card_template: ClassVar[str | None] = None
     hand_template: ClassVar[str]
+    # The one-line summary of the rules above the sheet, and the card-entry page's intro.
+    rules_template: ClassVar[str] = "games/_rules_summary.html"
+    card_intro: ClassVar[Any] = None
+    # Print templates (WeasyPrint): the game's sheet, and a blank pad.
+    pdf_template: ClassVar[str]
+    pad_template: ClassVar[str]
     hand_word: ClassVar[Any] = None  # "Hand" or "Deal" (headings), lazily translated
     hand_noun: ClassVar[Any] = None  # "hand" or "deal" (inside a sentence)
 

@@ -71,8 +71,14 @@ class GinVariant(Variant):
     quick_template = "games/gin/quick_fields.html"
     card_template = "games/gin/card_fields.html"
     hand_template = "games/gin/hand.html"
+    pdf_template = "pdf/sheet.html"
+    pad_template = "pdf/pad.html"
     hand_word = _l("Hand")
     hand_noun = _l("hand")
+    card_intro = _l(
+        "Type the cards in any notation (7H, 10♦, q♠) or tap them. Melds and layoffs are "
+        "optional: left out, the app finds the best ones."
+    )
 
     def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
         """The loser of the game deals first."""

@@ -198,6 +198,11 @@ class RemiVariant(Variant):
     quick_template = "games/remi/quick_fields.html"
     card_template = "games/remi/card_fields.html"
     hand_template = "games/remi/hand.html"
+    rules_template: ClassVar[str] = "games/remi/_rules.html"
+    card_intro: ClassVar[Any] = _l(
+        "Type each player's cards in any notation (7H, 10♦, q♠) or tap them: the "
+        "combinations laid on the table one a line, then the cards still in hand."
+    )
     pdf_template: ClassVar[str] = "pdf/remi/sheet.html"
     pad_template: ClassVar[str] = "pdf/remi/pad.html"
     hand_word = _l("Deal")
