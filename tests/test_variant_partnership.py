@@ -21,7 +21,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
