@@ -21,10 +21,12 @@ from typing import Any
 
 from .scoring import (
     Card,
+    HandError,
     HandResult,
     HandScore,
     Layoff,
     Outcome,
+    Problem,
     Rules,
     parse_cards,
     score_quick_hand,
@@ -76,6 +78,8 @@ def _score_by_content(rules: Rules, key: str, seats: tuple[int, ...]) -> ScoredH
 
 
 def _score(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int]) -> ScoredHand:
+    if inputs.get("mode") not in ("quick", "cards"):
+        raise HandError([Problem("mode", "a hand is entered quick or with cards")])
     upcard = _card(inputs.get("upcard"))
     knocker = inputs.get("knocker")
     if inputs.get("mode") == "cards":

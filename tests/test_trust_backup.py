@@ -166,7 +166,7 @@ def bad_files() -> list[tuple[str, bytes, str]]:
         ("knock over the limit", variant(hands=[knock_over]), "hands[0].inputs"),
         ("card twice", variant(hands=[doubled]), "7♥"),
         ("hand not object", variant(hands=["knock"]), "hands[0].inputs"),
-        ("bad mode", variant(hands=[{"inputs": {"mode": "x"}}]), "hands[0].inputs.mode"),
+        ("bad mode", variant(hands=[{"inputs": {"mode": "x"}}]), "quick or with cards"),
         ("bad outcome", variant(hands=[{"inputs": {"mode": "quick", "outcome": "win"}}]),
          "hands[0].inputs"),
         ("bad history", variant(history=[{"action": "x" * 50}]), "history[0]"),

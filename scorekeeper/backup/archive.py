@@ -16,11 +16,10 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..hands import score_hand
 from ..models import Change, Game, Hand, now_utc
 from ..scoring import HandError
 from ..scoring.rules import Rules, RulesError
-from ..sheets import TWO_PLAYER_VARIANTS, gin_sheet
+from ..variants import VARIANTS, Variant
 
 FORMAT = "scorekeeper-export"
 FORMAT_VERSION = 1
@@ -43,15 +42,7 @@ def export_game(game: Game) -> dict[str, Any]:
     """One game: the API's JSON for it, plus its history."""
     from ..api.games import game_json
 
-    if game.variant in TWO_PLAYER_VARIANTS:
-        document = game_json(game, gin_sheet(game))
-    else:  # a variant without a gin sheet: what was entered, without derived scores
-        document = {
-            "id": game.id, "variant": game.variant, "players": list(game.players),
-            "rules": dict(game.rules), "setup": dict(game.setup), "version": game.version,
-            "created_at": game.created_at.isoformat(),
-            "hands": [{"number": h.number, "inputs": dict(h.inputs)} for h in game.hands],
-        }
+    document = game_json(game)
     document["history"] = [_change_json(change) for change in game.changes]
     return {"format": FORMAT, "format_version": FORMAT_VERSION, **document}
 
@@ -108,36 +99,47 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
         problems.add(where, "must be a JSON object")
         return None
     before = len(problems.found)
-    variant = item.get("variant")
-    if variant not in TWO_PLAYER_VARIANTS:
-        problems.add(f"{where}.variant", f"must be one of {', '.join(TWO_PLAYER_VARIANTS)}")
-    players = _players(item.get("players"), f"{where}.players", problems)
+    name = item.get("variant")
+    variant = VARIANTS.get(name) if isinstance(name, str) else None
+    if variant is None:
+        problems.add(f"{where}.variant", f"must be one of {', '.join(VARIANTS)}")
+        return None
+    players = _players(item.get("players"), f"{where}.players", problems, variant.player_counts)
     rules = _rules(item.get("rules"), f"{where}.rules", problems)
-    setup = _setup(item.get("setup", {"dealer": 0}), f"{where}.setup", problems)
+    setup = _setup(item.get("setup", {"dealer": 0}), f"{where}.setup", problems, len(players))
     version = item.get("version", 0)
     if not _whole(version, 0, 10**9):
         problems.add(f"{where}.version", "must be a whole number, 0 or more")
     created = _time(item.get("created_at"), f"{where}.created_at", problems)
-    hands = _hands(item.get("hands", []), rules, f"{where}.hands", problems)
+    inputs = _hands(item.get("hands", []), f"{where}.hands", problems)
     changes = _history(item.get("history", []), f"{where}.history", problems)
     if len(problems.found) > before or rules is None:
         return None
-    game = Game(variant=variant, players=players, rules=rules.to_dict(), setup=setup,
+    game = Game(variant=variant.name, players=players, rules=rules.to_dict(), setup=setup,
                 version=version, created_at=created or now_utc(), updated_at=now_utc(),
-                hands=[Hand(number=n, inputs=inputs) for n, inputs in enumerate(hands, 1)],
                 changes=changes)
+    for i, hand in enumerate(inputs):
+        message = _engine_check(variant, game, hand)
+        if message:
+            problems.add(f"{where}.hands[{i}].inputs", message)
+    if len(problems.found) > before:
+        return None
+    game.hands = [Hand(number=n, inputs=hand) for n, hand in enumerate(inputs, 1)]
     game.changes.append(Change(action="import", by="import"))
     try:
-        gin_sheet(game)  # the whole sheet replays; each hand alone was already checked
+        variant.sheet(game)  # the whole sheet replays; each hand alone was already checked
     except (HandError, RulesError, ValueError, TypeError, LookupError) as exc:
         problems.add(f"{where}.hands", f"the hands cannot be replayed: {exc}")
         return None
     return game
 
 
-def _players(value: Any, where: str, problems: _Problems) -> list[str]:
-    if not isinstance(value, list) or len(value) != 2:
-        problems.add(where, "must be a list of the 2 players' names")
+def _players(
+    value: Any, where: str, problems: _Problems, counts: tuple[int, ...]
+) -> list[str]:
+    if not isinstance(value, list) or len(value) not in counts:
+        wanted = " or ".join(str(c) for c in counts)
+        problems.add(where, f"must be a list of the {wanted} players' names")
         return []
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
@@ -161,21 +163,24 @@ def _rules(value: Any, where: str, problems: _Problems) -> Rules | None:
     return None
 
 
-def _setup(value: Any, where: str, problems: _Problems) -> dict[str, Any]:
+SETUP_KEYS = ("dealer", "box", "captain")  # the first dealer; three-hand gin's first roles
+
+
+def _setup(value: Any, where: str, problems: _Problems, seats: int) -> dict[str, Any]:
     if not isinstance(value, dict):
         problems.add(where, "must be an object")
         return {}
-    if not _whole(value.get("dealer", 0), 0, 1):
-        problems.add(f"{where}.dealer", "must be the seat of a player (0 or 1)")
-    unknown = sorted(set(value) - {"dealer"})
+    unknown = sorted(set(value) - set(SETUP_KEYS))
     if unknown:
         problems.add(where, f"unknown setting {unknown[0]!r}")
-    return {"dealer": value.get("dealer", 0)}
+    for key in SETUP_KEYS:
+        if key in value and not _whole(value[key], 0, max(seats - 1, 0)):
+            problems.add(f"{where}.{key}", f"must be the seat of a player (0 to {seats - 1})")
+    return {key: value[key] for key in SETUP_KEYS if key in value}
 
 
-def _hands(
-    value: Any, rules: Rules | None, where: str, problems: _Problems
-) -> list[dict[str, Any]]:
+def _hands(value: Any, where: str, problems: _Problems) -> list[dict[str, Any]]:
+    """Each hand's inputs, as objects; the variant checks what is in them."""
     if not isinstance(value, list):
         problems.add(where, "must be a list of hands")
         return []
@@ -184,40 +189,33 @@ def _hands(
         return []
     hands = []
     for i, hand in enumerate(value):
-        at = f"{where}[{i}]"
         inputs = hand.get("inputs") if isinstance(hand, dict) else None
         if not isinstance(inputs, dict):
-            problems.add(f"{at}.inputs", "every hand needs its inputs (an object)")
+            problems.add(f"{where}[{i}].inputs", "every hand needs its inputs (an object)")
             continue
-        if inputs.get("mode") not in ("quick", "cards"):
-            problems.add(f"{at}.inputs.mode", "must be quick or cards")
-            continue
-        knocker = inputs.get("knocker")
-        if knocker is not None and not _whole(knocker, 0, 1):
-            problems.add(f"{at}.inputs.knocker", "must be the seat of a player (0 or 1)")
-            continue
-        if rules is not None:
-            message = _engine_check(rules, inputs)
-            if message:
-                problems.add(f"{at}.inputs", message)
-                continue
         hands.append(inputs)
     return hands
 
 
-def _engine_check(rules: Rules, inputs: Mapping[str, Any]) -> str | None:
+def _engine_check(variant: Variant, game: Game, inputs: Mapping[str, Any]) -> str | None:
     """``None`` when the engine scores the hand, else why not."""
     try:
-        score_hand(rules, inputs)
-    except HandError as exc:
-        return "; ".join(_problem_text(p) for p in exc.problems)
-    except (ValueError, TypeError, LookupError, AttributeError) as exc:
+        variant.check(game, inputs)
+    except (HandError, ValueError) as exc:
+        listed = getattr(exc, "problems", None)
+        if isinstance(listed, list) and listed:
+            return "; ".join(_problem_text(p) for p in listed)[:500]
+        return str(exc)[:300]
+    except (TypeError, LookupError, AttributeError) as exc:
         return f"cannot be scored ({type(exc).__name__}: {exc})"[:300]
     return None
 
 
 def _problem_text(problem: Any) -> str:
-    where, message = getattr(problem, "where", ""), getattr(problem, "message", problem)
+    if isinstance(problem, tuple) and len(problem) == 2:
+        where, message = problem
+    else:
+        where, message = getattr(problem, "where", ""), getattr(problem, "message", problem)
     return f"{where}: {message}" if where else str(message)
 
 
