@@ -13,12 +13,15 @@ EXAMPLE = [(0, 20), (1, 15), (0, 30), (0, 40), (1, 35), (0, 25), (0, 10), (0, 30
 
 
 def win(page: Any, seat: int, points: int) -> None:
-    """A knock 1 against ``points`` + 1: exactly ``points`` for ``seat``."""
+    """A knock 1 against ``points`` + 1: exactly ``points`` for ``seat``; waits for the
+    sheet to come back with the hand saved."""
+    number = page.locator("tbody tr[id^=hand-]").count() + 1
     page.locator("input[name=outcome][value=knock]").check()
     page.locator(f"input[name=knocker][value='{seat}']").check()
     page.fill("input[name=knocker_deadwood]", "1")
     page.fill("input[name=defender_deadwood]", str(points + 1))
     page.get_by_role("button", name="Save", exact=True).click()
+    page.locator(".flash", has_text=f"Hand {number} saved").wait_for()
 
 
 def test_a_hollywood_match_on_a_phone(live_url: str, phone: Any) -> None:

@@ -10,13 +10,15 @@ pytestmark = pytest.mark.browser
 
 
 def save(page: Any, upcard: str, outcome: str, knocker: int, k: int | None, d: int) -> None:
+    """Fill the quick form and save; waits for the page that comes back."""
     page.fill("input[name=upcard]", upcard)
     page.locator(f"input[name=outcome][value={outcome}]").check()
     page.locator(f"input[name=knocker][value='{knocker}']").check()
     if k is not None:
         page.fill("input[name=knocker_deadwood]", str(k))
     page.fill("input[name=defender_deadwood]", str(d))
-    page.get_by_role("button", name="Save", exact=True).click()
+    with page.expect_navigation():
+        page.get_by_role("button", name="Save", exact=True).click()
 
 
 def test_an_oklahoma_game_on_a_phone(live_url: str, phone: Any) -> None:
