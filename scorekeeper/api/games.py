@@ -73,14 +73,17 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     key = request.headers.get("Idempotency-Key") or None
     if key is not None and len(key) > 100:
         fail("Idempotency-Key", "must be at most 100 characters")
-    earlier = service.duplicate_of(db, game, key)
-    if earlier is not None:
-        db.rollback()
-        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
     variant = variant_for(game)
-    inputs = variant.api_inputs(json_object(), game)
     try:
-        number = service.add_hand(
+        inputs = variant.api_inputs(json_object(), game)
+    except ApiError:
+        earlier = service.duplicate_of(db, game, key)
+        if earlier is None:
+            raise
+        # A retry of a request that was saved: its answer, whatever this body says.
+        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+    try:
+        number, new = service.add_hand(
             db,
             game,
             inputs,
@@ -102,7 +105,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             ) from None
         game = db.get(Game, game_id) or abort(404)
         return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
-    return jsonify(game_json(game, hands=False) | {"hand": number}), 201
+    return jsonify(game_json(game, hands=False) | {"hand": number}), 201 if new else 200
 
 
 def _players(value: Any, counts: tuple[int, ...]) -> list[str]:

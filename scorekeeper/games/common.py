@@ -67,7 +67,7 @@ def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) ->
     db = get_session()
     token = form.token.data or None
     try:
-        number = service.add_hand(
+        number, _new = service.add_hand(
             db,
             game,
             inputs,

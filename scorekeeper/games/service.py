@@ -26,6 +26,9 @@ class GameOver(Exception):
 
 def lock_game(db: Session, game_id: str) -> Game | None:
     """The game with its hands, locked against other writers until the transaction ends."""
+    # The hands are read by a second statement, after the lock is held: on PostgreSQL
+    # (read committed) a join in the locking statement would see the hands as they were
+    # before the wait, missing one another phone just saved.
     query = (
         select(Game)
         .where(Game.id == game_id)
@@ -57,11 +60,12 @@ def add_hand(
     version: int | None,
     by: str,
     finished: Callable[[Game], bool],
-) -> int:
-    """Append a hand and return its number (the earlier one's for a repeated token)."""
+) -> tuple[int, bool]:
+    """Append a hand: its number, and whether it is new (``False``: the same token was
+    sent before, and the number is the hand that first request added)."""
     earlier = duplicate_of(db, game, token)
     if earlier is not None and earlier.hand_number is not None:
-        return earlier.hand_number
+        return earlier.hand_number, False
     check_version(game, version)
     if finished(game):
         raise GameOver
@@ -70,7 +74,7 @@ def add_hand(
     if token:
         db.add(Submission(game_id=game.id, key=token, hand_number=number))
     _record(game, "add", number, None, dict(inputs), by)
-    return number
+    return number, True
 
 
 def edit_hand(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,7 @@ def test_a_whole_game_on_a_phone(live_url: str, phone: Any) -> None:
 
     # Hand 1, quick mode: Ann knocks 1 against 10 ... then it turns out Bob had 16.
     save_quick(page, "knock", 0, 1, 10)
-    assert "Hand 1 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Hand 1 saved")
     phone.shot("2-first-hand")
 
     # Hand 2 with cards: Bob goes gin, Ann is left with 5♦ 7♠ 10♥ = 22 → 22 + 25 = 47.
@@ -42,14 +43,14 @@ def test_a_whole_game_on_a_phone(live_url: str, phone: Any) -> None:
     page.fill("[name=defender_cards]", "TC JC QC KC 8H 8C 8S 5D 7S TH")
     phone.shot("3-card-mode")
     page.get_by_role("button", name="Check and save").click()
-    assert "Hand 2 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Hand 2 saved")
 
     # Correct hand 1: Bob's deadwood was 16, so Ann scores 15.
     page.locator("#hand-1 a").first.click()
     page.get_by_role("link", name="Correct").click()
     page.fill("input[name=defender_deadwood]", "16")
     page.get_by_role("button", name="Save the correction").click()
-    assert "Hand 1 corrected" in page.content()
+    expect(page.locator("body")).to_contain_text("Hand 1 corrected")
 
     save_quick(page, "gin", 0, None, 30)  # Ann 55
     save_quick(page, "knock", 1, 2, 30)  # Bob 28

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.test_i18n import compile_catalogs
 
@@ -73,7 +74,7 @@ def test_the_score_sheet_at_phone_size(live_url: str, phone: Any, lang: str) -> 
     page.locator("main form button[type=submit]").last.click()
 
     save_quick(page, "knock", 0, 1, 16)  # Ann 15
-    assert words["hand"] in page.content()
+    expect(page.locator("body")).to_contain_text(words["hand"])
     save_quick(page, "gin", 1, None, 22)  # Bob 22 + 25 = 47
     save_quick(page, "gin", 0, None, 30)  # Ann 55
     phone.shot(f"{lang}-2-mid-game")

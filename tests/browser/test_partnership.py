@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.test_variant_partnership import DEALS, Hand
 
@@ -39,7 +40,7 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     phone.shot("1-first-deal")
 
     save_deal(page, DEALS[0])
-    assert "Deal 1 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Deal 1 saved")
     assert "Ann v Dan" in page.locator("#next-pairing").inner_text()
     for deal in DEALS[1:4]:
         save_deal(page, deal)
@@ -50,14 +51,14 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
 
     # Deal 5 with cards at table 1: Ann goes gin against Bob's 30.
     page.get_by_role("link", name="Enter it with cards (checked)").click()
-    assert "Table 1: Ann v Bob" in page.content()
+    expect(page.locator("body")).to_contain_text("Table 1: Ann v Bob")
     page.locator("input[name=a-knocker][value='0']").check()
     page.fill("[name=a-knocker_cards]", "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D")
     page.fill("[name=a-defender_cards]", "TC JC QC 8C 8H 9S 8S 5D 7S TH")
     page.locator("input[name=b-knocker][value='dead']").check()
     phone.shot("3-card-mode")
     page.get_by_role("button", name="Check and save").click()
-    assert "Deal 5 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Deal 5 saved")
     # 8♥8♣8♠ meld; 10♣ J♣ Q♣ meld; left 9♠ 5♦ 7♠ 10♥ = 31 → Ann 31 + 25 = 56 → 111.
     assert page.locator("tfoot td .num").all_inner_texts() == ["111", "20"]
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +33,7 @@ def test_a_remi_deal_with_cards_on_a_phone(live_url: str, phone: Any) -> None:
     page.fill("[name=final_discard]", "AD")
     phone.shot("2-card-entry")
     page.get_by_role("button", name="Check and save").click()
-    assert "Deal 1 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Deal 1 saved")
 
     row = page.locator("#hand-1 td")
     assert row.nth(1).inner_text().split() == ["+200", "✓", "D", "200"]
@@ -50,11 +51,12 @@ def test_a_remi_deal_with_cards_on_a_phone(live_url: str, phone: Any) -> None:
         page.fill(f"input[name=players-{seat}-plus]", str(plus))
         page.fill(f"input[name=players-{seat}-minus]", str(minus))
     page.get_by_role("button", name="Save", exact=True).click()
-    assert "Deal 2 saved" in page.content()
+    expect(page.locator("body")).to_contain_text("Deal 2 saved")
     totals = page.locator("#sheet tfoot td").all_inner_texts()
     assert [t.split()[0] for t in totals] == ["180", "0", "15", "−40"]
     phone.shot("4-after-deal-2")
 
     page.locator("#hand-1 a").first.click()
-    assert "Ann went out discarding A♦" in page.locator("main").inner_text()
+    page.wait_for_load_state()
+    expect(page.locator("main")).to_contain_text("Ann went out discarding A♦")
     phone.shot("5-deal-1")

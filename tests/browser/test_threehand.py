@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from playwright.sync_api import expect
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +65,7 @@ def test_the_rules_example_on_a_phone(live_url: str, phone: Any) -> None:
     page.get_by_role("link", name="Correct").click()
     page.get_by_label("X (box)", exact=True).check()
     page.get_by_role("button", name="Save the correction").click()
-    assert "Hand 1 corrected" in page.content()
+    expect(page.locator("body")).to_contain_text("Hand 1 corrected")
     assert page.locator("tfoot td .num").all_inner_texts() == ["71", "12", "0"]
     assert next_roles(page) == ["Y", "Z", "X"]
     phone.shot("4-corrected")
