@@ -100,6 +100,19 @@ def test_new_game_page_offers_hollywood(client: FlaskClient) -> None:
     assert "Hollywood gin" in page
 
 
+def test_the_usual_rules_are_russian_and_the_fourth_column_is_a_checkbox(
+    client: FlaskClient,
+) -> None:
+    game = new_hollywood(client, preset="", hollywood_fourth="y")
+    data = state(client, game)
+    assert data["rules"]["hollywood_fourth"] is True
+    assert (data["rules"]["game_bonus"], data["rules"]["box_bonus"]) == (100, 25)  # russian
+    assert len(columns(data)) == 4
+    plain = new_hollywood(client, preset="")
+    assert state(client, plain)["rules"]["preset"] == "russian"
+    assert len(columns(state(client, plain))) == 3
+
+
 def test_rules_example_through_the_pages(client: FlaskClient) -> None:
     game = new_hollywood(client)
     for seat, points in EXAMPLE:
@@ -330,9 +343,16 @@ def test_the_sheet_pdf_route_prints_hollywood(client: FlaskClient) -> None:
     for seat, points in EXAMPLE:
         win(client, game_id, seat, points)
     response = client.get(f"/g/{game_id}/sheet.pdf")
-    assert response.status_code == 200
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
     text = pdf_text(response.data)
-    assert "Game 3" in text and re.search(r"\b510\b", text)
+    assert "Game 3" in text and re.search(r"\b510\b", text) and re.search(r"\b1130\b", text)
+
+
+def test_the_pad_route_prints_the_hollywood_pad(client: FlaskClient) -> None:
+    response = client.get("/pads/hollywood.pdf?rows=20&preset=russian&player1=Ann")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    text = pdf_text(response.data)
+    assert "Hollywood gin" in text and "Game 3" in text and "Ann" in text
 
 
 @pytest.mark.parametrize("fourth", [False, True])
