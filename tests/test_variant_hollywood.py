@@ -380,3 +380,38 @@ def test_the_blank_pad_has_three_games_and_the_rows_asked_for(app: Any, fourth: 
     from pypdf import PdfReader
 
     assert len(PdfReader(io.BytesIO(data)).pages) == 1
+
+
+def test_every_game_page_works_for_hollywood(client: FlaskClient) -> None:
+    game = new_hollywood(client)
+    for seat, points in EXAMPLE[:3]:
+        win(client, game, seat, points)
+    for path in (
+        f"/g/{game}",
+        f"/g/{game}/hands/new",
+        f"/g/{game}/hands/3",
+        f"/g/{game}/hands/3/edit",
+        f"/g/{game}/hands/3/edit?mode=cards",
+        f"/g/{game}/hands/3/delete",
+        f"/g/{game}/history",
+        f"/g/{game}/export.json",
+        "/",
+    ):
+        assert client.get(path).status_code == 200, path
+    # A hand entered with cards goes into the columns like any other (B scored in game 1).
+    response = client.post(
+        f"/g/{game}/hands/new",
+        data={
+            "knocker": "1",
+            "knocker_cards": "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D",
+            "defender_cards": "TC JC QC KC 8H 8C 8S 5D 7S TH",
+            "version": str(state(client, game)["version"]),
+        },
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    last = state(client, game)["hands"][-1]
+    assert last["outcome"] == "gin" and last["winner"] == 1 and last["columns"] == [1, 2]
+    # Undo takes it out of the columns again.
+    response = client.post(f"/g/{game}/undo", data={"version": str(state(client, game)["version"])})
+    assert response.status_code == 302
+    assert len(state(client, game)["hands"]) == 3
