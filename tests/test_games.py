@@ -41,7 +41,7 @@ def test_russian_game_end_example(client: FlaskClient) -> None:
     assert data["settlement"]["margin"] == 153
     page = client.get(f"/g/{game}").get_data(as_text=True)
     assert "278" in page and "125" in page and "153" in page
-    assert f'action="/g/{game}/hands"' not in page  # the game is over: no new hands
+    assert f'action="/g/{game}/hands#enter"' not in page  # the game is over: no new hands
 
 
 def test_russian_shutout_example(client: FlaskClient) -> None:
@@ -262,7 +262,7 @@ def test_watchers_cannot_change_anything(app: object, client: FlaskClient) -> No
     game = new_game(client)
     watcher = client.application.test_client()
     page = watcher.get(f"/g/{game}").get_data(as_text=True)
-    assert f'action="/g/{game}/hands"' not in page and "watching" in page
+    assert f'action="/g/{game}/hands#enter"' not in page and "watching" in page
     assert watcher.post(f"/g/{game}/hands", data={"outcome": "dead"}).status_code == 403
     assert watcher.post(f"/g/{game}/undo", data={}).status_code == 403
     assert watcher.post(f"/g/{game}/hands/1/edit", data={}).status_code == 403

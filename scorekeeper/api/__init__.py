@@ -13,5 +13,6 @@ from ..security import csrf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
-
-from . import games, gin, remi  # noqa: E402,F401 - the routes register themselves on bp
+# The route modules (games, gin, remi) register themselves on ``bp`` when the app
+# factory imports them; importing them here would tie this package's helpers
+# (``errors``, used by the variants) to the variants in a circle.

@@ -6,7 +6,8 @@ from flask import Blueprint
 
 bp = Blueprint("games", __name__)
 
-from . import admin_views, sheet_views, views  # noqa: E402,F401 - routes register on bp
+# The view modules register their routes on ``bp`` when the app factory imports them
+# (the variants build on this package's forms, and the views on the variants).
 
 
 @bp.app_template_global()

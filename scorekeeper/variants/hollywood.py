@@ -108,7 +108,7 @@ class HollywoodVariant(GinVariant):
             return dict(game.setup)
         return {"dealer": 1 - leader}
 
-    def sheet(self, game: Game) -> HollywoodSheet:  # type: ignore[override]
+    def sheet(self, game: Game) -> HollywoodSheet:
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 

@@ -125,7 +125,7 @@ class ThreeHandVariant(GinVariant):
         captain = max(others, key=lambda seat: played.totals[seat])  # ties: the next seat
         return {"box": box, "captain": captain}
 
-    def sheet(self, game: Game) -> ThreeHandSheet:  # type: ignore[override]
+    def sheet(self, game: Game) -> ThreeHandSheet:
         """Replay the hands (``scoring.threehand``)."""
         return three_hand_sheet(game)
 
