@@ -4,6 +4,9 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
+# gunicorn worker processes; 1 suits SQLite (one writer at a time), more suit
+# PostgreSQL (README: "More than one machine").
+WORKERS ?= 1
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 # Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
 # script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,
@@ -32,7 +35,8 @@ system-deps:
 
 run: $(STAMP) system-deps catalogs
 	$(VENV)/bin/flask --app scorekeeper migrate
-	$(VENV)/bin/waitress-serve --host=$(HOST) --port=$(PORT) --threads=8 --call scorekeeper:create_app
+	$(VENV)/bin/gunicorn --bind=$(HOST):$(PORT) --workers=$(WORKERS) --threads=8 \
+	  --worker-class=gthread --access-logfile=- 'scorekeeper:create_app()'
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,7 +1,7 @@
-"""Load: hands entered through the API against the production server (waitress) on
+"""Load: hands entered through the API against the production server (gunicorn) on
 SQLite and on PostgreSQL, compared with a bare Flask route served the same way.
 
-    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8]
+    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--pg-workers 2]
                          [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
                          [--profile]   # py-spy/cProfile hints for where the time goes
 
@@ -67,9 +67,11 @@ def start_server(args: list[str], env: dict[str, str], port: int) -> subprocess.
     raise SystemExit("server did not start")
 
 
-def waitress_args(port: int, threads: int, call: str) -> list[str]:
-    return [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={port}",
-            f"--threads={threads}", "--call", call]
+def server_args(port: int, workers: int, threads: int, app: str) -> list[str]:
+    """The production server as ``make run`` starts it (gunicorn, threaded workers)."""
+    return [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
+            f"--workers={workers}", f"--threads={threads}", "--worker-class=gthread",
+            "--log-level=warning", app]
 
 
 @dataclass
@@ -181,9 +183,9 @@ def lost_hands(url: str, result: Result) -> tuple[int, int]:
     return missing + gaps, hands - len(result.acked)
 
 
-def bench_hands(name: str, url: str, opts: argparse.Namespace) -> dict[str, Any]:
+def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
-    server = start_server(waitress_args(port, opts.threads, "scorekeeper:create_app"),
+    server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
                           {"SCOREKEEPER_DATABASE_URL": url}, port)
     try:
         games = []
@@ -216,15 +218,16 @@ def bench_hands(name: str, url: str, opts: argparse.Namespace) -> dict[str, Any]
         server.terminate()
         server.wait()
     lost, extra = lost_hands(url, result)
-    return {"name": name, "requests": len(result.latencies), "rate": len(result.acked) / elapsed,
+    return {"name": name, "workers": workers, "requests": len(result.latencies),
+            "rate": len(result.acked) / elapsed,
             "p50": percentile(result.latencies, 0.5), "p99": percentile(result.latencies, 0.99),
             "errors": sum(result.errors.values()), "error_kinds": result.errors,
             "lost": lost, "unacknowledged_stored": extra}
 
 
-def bench_bare(opts: argparse.Namespace) -> dict[str, Any]:
+def bench_bare(workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
-    server = start_server(waitress_args(port, opts.threads, "load:bare_app"),
+    server = start_server(server_args(port, workers, opts.threads, "load:bare_app()"),
                           {"PYTHONPATH": str(ROOT / "bench")}, port)
     try:
         def make_work(_n: int, _result: Result) -> Any:
@@ -237,7 +240,7 @@ def bench_bare(opts: argparse.Namespace) -> dict[str, Any]:
     finally:
         server.terminate()
         server.wait()
-    return {"name": "bare Flask route", "requests": len(result.latencies),
+    return {"name": f"bare route ×{workers}", "requests": len(result.latencies),
             "rate": len(result.latencies) / elapsed, "p50": percentile(result.latencies, 0.5),
             "p99": percentile(result.latencies, 0.99), "errors": sum(result.errors.values())}
 
@@ -248,34 +251,39 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--pg-workers", type=int, default=2,
+                        help="gunicorn workers for PostgreSQL (SQLite runs one, see README)")
     parser.add_argument("--pg", default=os.environ.get(
         "SCOREKEEPER_BENCH_DATABASE_URL",
         "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))
     parser.add_argument("--skip-pg", action="store_true")
     opts = parser.parse_args()
 
-    bare = bench_bare(opts)
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
-        runs.append(bench_hands("SQLite", f"sqlite:///{tmp}/bench.sqlite", opts))
+        sqlite = f"sqlite:///{tmp}/bench.sqlite"
+        runs.append((bench_bare(1, opts), bench_hands("SQLite", sqlite, 1, opts)))
     if not opts.skip_pg:
         try:
             reset_postgres(opts.pg)
         except Exception as exc:  # no PostgreSQL here: say so, go on
             print(f"PostgreSQL skipped: {exc}")
         else:
-            runs.append(bench_hands("PostgreSQL", opts.pg, opts))
+            workers = opts.pg_workers
+            runs.append((bench_bare(workers, opts),
+                         bench_hands("PostgreSQL", opts.pg, workers, opts)))
 
-    print(f"\nload: {opts.clients} client threads, waitress --threads={opts.threads}, "
+    print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
           f"{opts.games} games, {opts.seconds:g} s per database, {os.cpu_count()} CPUs")
-    print(f"{'':18} {'hands/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'lost':>5} "
+    print(f"{'':22} {'hands/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'lost':>5} "
           f"{'p50/bare':>8}")
-    print(f"{bare['name']:18} {bare['rate']:8.0f} {bare['p50'] * 1000:7.1f} "
-          f"{bare['p99'] * 1000:7.1f} {bare['errors']:6d} {'':>5} {1:8.1f}")
     ok = True
-    for run in runs:
+    for bare, run in runs:
+        print(f"{bare['name']:22} {bare['rate']:8.0f} {bare['p50'] * 1000:7.1f} "
+              f"{bare['p99'] * 1000:7.1f} {bare['errors']:6d} {'':>5} {1:8.1f}")
         ratio = run["p50"] / bare["p50"]
-        print(f"{'hands, ' + run['name']:18} {run['rate']:8.0f} {run['p50'] * 1000:7.1f} "
+        label = f"hands, {run['name']} ×{run['workers']}"
+        print(f"{label:22} {run['rate']:8.0f} {run['p50'] * 1000:7.1f} "
               f"{run['p99'] * 1000:7.1f} {run['errors']:6d} {run['lost']:5d} {ratio:8.1f}")
         if run["error_kinds"]:
             print(f"  errors: {run['error_kinds']}")

@@ -149,7 +149,11 @@ class GinVariant(Variant):
     def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their results, totals, boxes, needs, settlement."""
         played = sheet.game
-        listed = {"hands": [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]}
+        listed: dict[str, Any] = (
+            {}
+            if not hands
+            else {"hands": [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]}
+        )
         return {
             **(listed if hands else {}),
             "totals": list(played.totals),

@@ -253,9 +253,13 @@ class PartnershipVariant(Variant):
         """Deals with both tables, team nets, totals, boxes, settlement."""
         played: PartnershipGame = sheet.game
         deals = zip(game.hands, played.deals, sheet.deals, strict=True)
-        listed = {
-            "hands": [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
-        }
+        listed: dict[str, Any] = (
+            {}
+            if not hands
+            else {
+                "hands": [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
+            }
+        )
         return {
             "teams": [list(team) for team in TEAMS],
             "team_names": list(played.team_names),

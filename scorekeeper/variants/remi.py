@@ -289,11 +289,16 @@ class RemiVariant(Variant):
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
         played: RemiGame = sheet.game
-        listed = {
-            "hands": [
-                deal_json(number, deal, sheet) for number, deal in enumerate(sheet.deals, start=1)
-            ]
-        }
+        listed: dict[str, Any] = (
+            {}
+            if not hands
+            else {
+                "hands": [
+                    deal_json(number, deal, sheet)
+                    for number, deal in enumerate(sheet.deals, start=1)
+                ]
+            }
+        )
         return {
             **(listed if hands else {}),
             "totals": list(played.totals),

@@ -168,7 +168,9 @@ class ThreeHandVariant(GinVariant):
         """Hands with their roles and results, totals, next roles, settlement."""
         played = sheet.game
         rows = zip(played.rows, sheet.hands, strict=True)
-        listed = {"hands": [hand_json(row, scored) for row, scored in rows]}
+        listed: dict[str, Any] = (
+            {} if not hands else {"hands": [hand_json(row, scored) for row, scored in rows]}
+        )
         return {
             **(listed if hands else {}),
             "totals": list(played.totals),
