@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from wtforms import Field, StringField, TextAreaField
 from wtforms.validators import InputRequired, StopValidation
 
-from .i18n import translate
+from .i18n import say, translate
 from .scoring.cards import DECK, Card, CardError, parse_cards
 from .scoring.errors import HandError
 from .scoring.explain import Step, describe
@@ -38,7 +38,7 @@ _ARROW = re.compile(r"\s*(?:->|=>|>|→|\bonto\b|\bon\b)\s*", re.IGNORECASE)
 
 
 def _card_problems(exc: CardError) -> list[str]:
-    return list(exc.problems)
+    return [say(problem) for problem in exc.problems]
 
 
 class _TextField(TextAreaField):
@@ -93,7 +93,7 @@ class MeldsField(_TextField):
                 melds.append(parse_cards(piece))
             except CardError as exc:
                 self.errors.extend(
-                    _("Meld %(number)d: %(problem)s", number=number, problem=problem)
+                    _("Meld %(number)d: %(problem)s", number=number, problem=say(problem))
                     for problem in exc.problems
                 )
         if not self.errors:
@@ -217,7 +217,7 @@ class GinCardsForm(FlaskForm):
     def show_problems(self, error: HandError) -> None:
         """Attach every problem of ``error`` to its field (unknown places: ``form_errors``)."""
         for problem in error.problems:
-            self.add_problem(str(problem.where), str(problem.message))
+            self.add_problem(str(problem.where), say(problem.message))
 
     def add_problem(self, where: str, message: str) -> None:
         """Show one (where, message) problem at the field it is about."""

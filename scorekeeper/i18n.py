@@ -12,6 +12,9 @@ from flask import Flask, request
 from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
 
+from .scoring.cards import Card
+from .scoring.explain import describe, step_of
+
 LANGUAGES: dict[str, str] = {"en": "English", "fa": "فارسی", "ru": "Русский"}
 RTL = {"fa"}
 COOKIE = "lang"
@@ -34,6 +37,32 @@ def translate(template: str) -> str:
     """Look an engine template up in the catalog (``gettext`` without %-formatting)."""
     translated: str = gettext(template.replace("%", "%%"))
     return translated
+
+
+def say(message: object) -> str:
+    """An engine message (a ``Message``) in the page's language, cards by their symbols.
+
+    Anything else (text the web layer already translated) is shown as it is.
+    """
+    step = step_of(message) if isinstance(message, str) else None
+    if step is None:
+        return str(message)
+    return step.render(translate, _show_plain)
+
+
+def _show_plain(value: Any) -> str:
+    if isinstance(value, str):
+        return say(value)  # a nested message ("Ann and Bob") is worded too
+    text = describe(value)
+    if _is_cards(value) and text_direction() == "rtl":
+        return f"\u2066{text}\u2069"  # left-to-right isolate: "7♥" stays "7♥"
+    return text
+
+
+def _is_cards(value: Any) -> bool:
+    if isinstance(value, Card) or hasattr(value, "cards"):
+        return True
+    return isinstance(value, tuple | list) and all(isinstance(v, Card) for v in value)
 
 
 OUTCOMES = {

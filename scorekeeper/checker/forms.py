@@ -9,6 +9,7 @@ from wtforms import IntegerField, SelectChoice, SelectField
 from wtforms.validators import NumberRange, Optional
 
 from ..handforms import GinCardsForm
+from ..i18n import say
 from ..scoring.errors import HandError
 from ..scoring.rules import Rules, RulesError, rules_from_spec
 from ..scoring.settle import HandResult, settle_gin_hand
@@ -57,7 +58,8 @@ class CheckForm(GinCardsForm):
         try:
             return rules_from_spec(self.rules_spec())
         except RulesError as exc:
-            for where, message in exc.problems:
+            for where, engine_message in exc.problems:
+                message = say(engine_message)
                 target = self._fields.get(where)
                 if target is None:
                     self.form_errors.append(message)

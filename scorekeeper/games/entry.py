@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
 from ..hands import canonical_cards
+from ..i18n import say
 from .forms import QuickHandForm
 
 
@@ -122,8 +123,8 @@ def show_problems(form: FlaskForm, problems: Iterable[Any], fields: Mapping[str,
 
 def _where_message(problem: Any) -> tuple[str, str]:
     if isinstance(problem, tuple):
-        return str(problem[0]), str(problem[1])
-    return str(problem.where), str(problem.message)
+        return str(problem[0]), say(problem[1])
+    return str(problem.where), say(problem.message)
 
 
 QUICK_FIELDS = {

@@ -25,6 +25,7 @@ from wtforms import (
 from wtforms.validators import Length, StopValidation
 
 from ..handforms import MAX_TEXT, CardsField
+from ..i18n import say
 from ..scoring import Card, CardError, parse_cards, rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
 
@@ -55,7 +56,7 @@ class CombinationsField(TextAreaField):
                 self.groups.append(parse_cards(piece))
             except CardError as exc:
                 self.errors.extend(
-                    _("Combination %(number)d: %(problem)s", number=number, problem=problem)
+                    _("Combination %(number)d: %(problem)s", number=number, problem=say(problem))
                     for problem in exc.problems
                 )
 
@@ -77,7 +78,7 @@ class DiscardField(StringField):
         try:
             cards = parse_cards(text)
         except CardError as exc:
-            self.errors.extend(exc.problems)
+            self.errors.extend(say(problem) for problem in exc.problems)
             return
         if len(cards) != 1:
             self.errors.append(_("The final discard is one card."))
@@ -151,7 +152,7 @@ class RemiCheckForm(FlaskForm):
             return settle_remi_deal(rules, [self._input(seat) for seat in seats])
         except RemiError as exc:
             for where, message in exc.problems:
-                self._show(seats, where, message)
+                self._show(seats, where, say(message))
             return None
 
     def problems(self) -> list[tuple[str | None, str]]:

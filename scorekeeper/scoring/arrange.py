@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 
 from .cards import DECK, Card, CardError, CardsText, find_duplicates, parse_cards
+from .explain import N_, Message
 from .melds import Meld, MeldKind
 from .rules import Rules
 
@@ -351,7 +352,7 @@ def hand_mask(cards: CardsText) -> tuple[list[Card], int]:
     mask = sum([_BITS[card.index] for card in parsed])
     if mask.bit_count() != len(parsed):
         twice = find_duplicates(parsed)
-        raise CardError([f"{card.symbols} is entered twice" for card in twice])
+        raise CardError([Message(N_("{card} is entered twice"), card=card) for card in twice])
     return parsed, mask
 
 

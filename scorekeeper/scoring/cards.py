@@ -19,13 +19,23 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
+from .explain import N_, Message, Step, step_of
+
 
 class CardError(ValueError):
-    """Text that is not a list of cards; ``problems`` has one message per bad token."""
+    """Text that is not a list of cards; ``problems`` has one message per bad token.
+
+    The messages are ``Message`` strings; ``steps`` are their structured forms.
+    """
 
     def __init__(self, problems: list[str]) -> None:
         self.problems = problems
         super().__init__("; ".join(problems))
+
+    @property
+    def steps(self) -> list[Step | None]:
+        """Each problem as a template and its values (``None`` for a plain string)."""
+        return [step_of(problem) for problem in self.problems]
 
 
 class Suit(StrEnum):
@@ -110,7 +120,7 @@ class Card:
         token = text.strip().replace("\ufe0f", "").replace("\ufe0e", "").lower()
         match = _TOKEN.match(token)
         if match is None:
-            raise CardError([f"{text.strip()!r} is not a card"])
+            raise CardError([Message(N_("{text} is not a card"), text=repr(text.strip()))])
         return cls(_RANK_TOKENS[match.group(1).upper()], _SUIT_TOKENS[match.group(2).upper()])
 
     @classmethod
@@ -218,16 +228,34 @@ def find_duplicates(cards: Iterable[Card]) -> list[Card]:
     return repeated
 
 
-# How ``check_distinct`` names a group in its messages; other keys are used as given.
-_GROUP_NAMES = {
-    "knocker.cards": "the knocker's hand",
-    "defender.cards": "the defender's hand",
-    "upcard": "the upcard",
+# How ``check_distinct`` words a card repeated in one group, or found in two; other
+# groups are named by their keys.
+_TWICE_IN = {
+    "knocker.cards": N_("{card} is entered twice in the knocker's hand"),
+    "defender.cards": N_("{card} is entered twice in the defender's hand"),
+}
+_IN_BOTH = {
+    ("knocker.cards", "upcard"): N_("{card} is in the knocker's hand and the upcard"),
+    ("defender.cards", "upcard"): N_("{card} is in the defender's hand and the upcard"),
 }
 
 
-def _group_name(where: str) -> str:
-    return _GROUP_NAMES.get(where, where)
+def _twice(card: Card, where: str) -> Message:
+    template = _TWICE_IN.get(where)
+    if template is None:
+        return Message(N_("{card} is entered twice in {group}"), card=card, group=where)
+    return Message(template, card=card)
+
+
+def _in_both(card: Card, first: str, second: str) -> Message:
+    if first.endswith(".cards") and second.endswith(".cards"):
+        return Message(N_("{card} is in both hands"), card=card)
+    template = _IN_BOTH.get((first, second))
+    if template is None:
+        return Message(
+            N_("{card} is in {first} and {second}"), card=card, first=first, second=second
+        )
+    return Message(template, card=card)
 
 
 def check_distinct(groups: Mapping[str, Sequence[Card]]) -> list[tuple[str, str]]:
@@ -243,15 +271,11 @@ def check_distinct(groups: Mapping[str, Sequence[Card]]) -> list[tuple[str, str]
     owner: dict[Card, str] = {}
     for where, cards in groups.items():
         for card in find_duplicates(cards):
-            found.append((where, f"{card.symbols} is entered twice in {_group_name(where)}"))
+            found.append((where, _twice(card, where)))
         for card in dict.fromkeys(cards):
             first = owner.get(card)
             if first is None:
                 owner[card] = where
-            elif first.endswith(".cards") and where.endswith(".cards"):
-                found.append((where, f"{card.symbols} is in both hands"))
             else:
-                found.append(
-                    (where, f"{card.symbols} is in {_group_name(first)} and {_group_name(where)}")
-                )
+                found.append((where, _in_both(card, first, where)))
     return found

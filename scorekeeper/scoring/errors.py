@@ -7,11 +7,16 @@ can put each message next to the field it is about.
 >>> error = HandError([Problem("defender.cards", "the defender must hold 10 cards, not 9")])
 >>> str(error)
 'defender.cards: the defender must hold 10 cards, not 9'
+
+The engine's messages are ``Message`` strings: ``Problem.step`` is the structured form
+a page words in the player's language (``None`` for a plain string).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .explain import Step, step_of
 
 
 @dataclass(frozen=True)
@@ -20,6 +25,11 @@ class Problem:
 
     where: str
     message: str
+
+    @property
+    def step(self) -> Step | None:
+        """The message as a template and its values, for the web layer to translate."""
+        return step_of(self.message)
 
     def __str__(self) -> str:
         return f"{self.where}: {self.message}"

@@ -6,11 +6,19 @@ English sentence; the web layer looks the template up in its catalog first.
 
 >>> str(Step(N_("Knocker's deadwood is {points}."), {"points": 7}))
 "Knocker's deadwood is 7."
+
+Error messages are structured the same way: a ``Message`` *is* the English sentence
+(a ``str``, so every caller that keeps or compares strings goes on working) and carries
+its ``Step`` for a page that words it in the player's language.
+
+>>> message = Message(N_("{card} is in both hands"), card="7♥")
+>>> message == "7♥ is in both hands", message.step.template
+(True, '{card} is in both hands')
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,3 +57,35 @@ class Step:
 
     def __str__(self) -> str:
         return self.render()
+
+
+class Message(str):
+    """An English error message that keeps its template and values (``.step``)."""
+
+    step: Step
+
+    def __new__(cls, template: str, /, **params: Any) -> Message:
+        step = Step(template, params)
+        message = super().__new__(cls, step.render())
+        message.step = step
+        return message
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return _message, (self.step.template, dict(self.step.params))
+
+
+def _message(template: str, params: dict[str, Any]) -> Message:
+    return Message(template, **params)
+
+
+def step_of(message: str) -> Step | None:
+    """The structured form of an engine message; ``None`` for a plain string."""
+    step = getattr(message, "step", None)
+    return step if isinstance(step, Step) else None
+
+
+def joined(names: Sequence[str]) -> str:
+    """``Ann and Bob and Cy``, each ``and`` a translatable ``Message``."""
+    if len(names) < 2:
+        return names[0] if names else ""
+    return Message(N_("{first} and {second}"), first=joined(names[:-1]), second=names[-1])

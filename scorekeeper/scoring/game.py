@@ -24,17 +24,25 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.scoring.explain import N_, Step
+from scorekeeper.scoring.explain import N_, Message, Step, step_of
 from scorekeeper.scoring.outcome import HandScore, Outcome
 from scorekeeper.scoring.rules import NextDealer, Rules, Shutout
 
 
 class GameError(ValueError):
-    """Hands that cannot be scored; ``problems`` lists every (where, message) at once."""
+    """Hands that cannot be scored; ``problems`` lists every (where, message) at once.
+
+    The messages are ``Message`` strings; ``steps`` are their structured forms.
+    """
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
         super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
+
+    @property
+    def steps(self) -> list[tuple[str, Step | None]]:
+        """(where, the message as a template and its values; ``None`` for a plain string)."""
+        return [(where, step_of(message)) for where, message in self.problems]
 
 
 @dataclass(frozen=True)
@@ -99,7 +107,7 @@ def play_gin_game(
     """Replay ``hands`` (``winner`` = seat 0 or 1) from ``first_dealer``'s deal."""
     problems = check_seat(first_dealer, 2, "dealer") if len(players) == 2 else []
     if len(players) != 2:
-        problems.append(("players", "a gin game has exactly two players"))
+        problems.append(("players", Message(N_("a gin game has exactly two players"))))
     for index, hand in enumerate(hands):
         problems += check_hand(hand, range(2), f"hands[{index}]")
     if problems:
@@ -139,22 +147,30 @@ def play_gin_game(
 
 def check_seat(seat: int, seats: int, where: str) -> list[tuple[str, str]]:
     """A problem if ``seat`` is not one of ``range(seats)``."""
-    return [] if 0 <= seat < seats else [(where, f"must be a seat from 0 to {seats - 1}")]
+    if 0 <= seat < seats:
+        return []
+    return [(where, Message(N_("must be a seat from 0 to {last}"), last=seats - 1))]
 
 
 def check_hand(hand: HandScore, winners: Collection[int], where: str) -> list[tuple[str, str]]:
     """Every problem with one entered hand; ``winners`` are the seats that may win it."""
     problems: list[tuple[str, str]] = []
     if hand.points < 0:
-        problems.append((f"{where}.points", "a hand never scores below 0"))
+        problems.append((f"{where}.points", Message(N_("a hand never scores below 0"))))
     if hand.outcome in (Outcome.DEAD, Outcome.TIE):
+        dead = hand.outcome is Outcome.DEAD
         if hand.winner is not None:
-            problems.append((f"{where}.winner", f"a {hand.outcome} hand has no winner"))
+            no_winner = N_("a dead hand has no winner") if dead else N_("a tie hand has no winner")
+            problems.append((f"{where}.winner", Message(no_winner)))
         if hand.points != 0:
-            problems.append((f"{where}.points", f"a {hand.outcome} hand scores 0"))
+            nothing = N_("a dead hand scores 0") if dead else N_("a tie hand scores 0")
+            problems.append((f"{where}.points", Message(nothing)))
     elif hand.winner not in winners:
         choices = ", ".join(str(w) for w in winners)
-        problems.append((f"{where}.winner", f"a {hand.outcome} is won by one of {choices}"))
+        message = Message(
+            N_("a {outcome} is won by one of {choices}"), outcome=str(hand.outcome), choices=choices
+        )
+        problems.append((f"{where}.winner", message))
     return problems
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from scorekeeper.scoring.explain import N_, Message
 from scorekeeper.scoring.game import (
     GameError,
     Row,
@@ -123,7 +124,7 @@ def play_hollywood(
     """Replay ``hands`` (``winner`` = seat 0 or 1) into the Hollywood columns."""
     problems = check_seat(first_dealer, 2, "dealer")
     if len(players) != 2:
-        problems.append(("players", "Hollywood gin has exactly two players"))
+        problems.append(("players", Message(N_("Hollywood gin has exactly two players"))))
     for index, hand in enumerate(hands):
         problems += check_hand(hand, range(2), f"hands[{index}]")
     if problems:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from .arrange import Cover, cards_by_rank, mask_of, meld_from_mask, meld_masks, points_of
 from .cards import Card, Rank, Suit
+from .explain import N_, Message
 from .melds import Meld, MeldKind
 
 
@@ -90,13 +91,20 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -> l
     checked: list[Layoff] = []
     for layoff in layoffs:
         if layoff.card in seen:
-            problems.append(f"{layoff.card.symbols} is laid off twice")
+            problems.append(Message(N_("{card} is laid off twice"), card=layoff.card))
             continue
         seen.add(layoff.card)
         if not 0 <= layoff.meld < len(knocker_melds):
             problems.append(
-                f"{layoff.card.symbols} cannot be laid off on meld {layoff.meld}: "
-                f"the knocker has {len(knocker_melds)} melds, numbered from 0"
+                Message(
+                    N_(
+                        "{card} cannot be laid off on meld {meld}: "
+                        "the knocker has {melds} melds, numbered from 0"
+                    ),
+                    card=layoff.card,
+                    meld=layoff.meld,
+                    melds=len(knocker_melds),
+                )
             )
             continue
         by_meld.setdefault(layoff.meld, []).append(layoff.card)
@@ -105,7 +113,9 @@ def check_layoffs(knocker_melds: Sequence[Meld], layoffs: Sequence[Layoff]) -> l
     for layoff in checked:  # in the order they were declared
         if layoff.card not in fitting:
             meld = knocker_melds[layoff.meld]
-            problems.append(f"{layoff.card.symbols} does not fit on {meld.symbols}")
+            problems.append(
+                Message(N_("{card} does not fit on {meld}"), card=layoff.card, meld=meld)
+            )
     return problems
 
 

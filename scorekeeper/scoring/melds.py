@@ -18,10 +18,15 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card, CardsText, Rank, parse_cards
+from .explain import N_, Message
 
 
 class MeldError(ValueError):
-    """Cards that do not form a meld; the message says why."""
+    """Cards that do not form a meld; the message (a ``Message``) says why."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 class MeldKind(StrEnum):
@@ -36,8 +41,8 @@ def _by_index(card: Card) -> int:
     return card.index
 
 
-def _spaced(cards: Iterable[Card]) -> str:
-    return " ".join(card.symbols for card in cards)
+def _spaced(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(cards)  # shown as "5♠ 6♠ 8♠", cards apart
 
 
 @dataclass(frozen=True)
@@ -57,9 +62,13 @@ class Meld:
         spaced = _spaced(given)  # messages quote the cards as entered
         ordered = tuple(sorted(given, key=_by_index))
         if len(set(ordered)) != len(ordered):
-            raise MeldError(f"{spaced} is not a meld: a card is entered twice")
+            raise MeldError(
+                Message(N_("{cards} is not a meld: a card is entered twice"), cards=spaced)
+            )
         if len(ordered) < 3:
-            raise MeldError(f"{spaced} is not a meld: a meld needs at least 3 cards")
+            raise MeldError(
+                Message(N_("{cards} is not a meld: a meld needs at least 3 cards"), cards=spaced)
+            )
         if len({card.rank for card in ordered}) == 1:
             return cls(ordered, MeldKind.SET)  # one pack: at most 4 of a rank
         return cls(_check_run(ordered, spaced), MeldKind.RUN)
@@ -91,28 +100,31 @@ class Meld:
         return len(self.cards)
 
 
-def _check_run(ordered: tuple[Card, ...], spaced: str) -> tuple[Card, ...]:
+def _check_run(ordered: tuple[Card, ...], spaced: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards of a run in rank order, or ``MeldError`` saying what is wrong."""
     suits = {card.suit for card in ordered}
     if len(suits) > 1:
         if len({card.rank for card in ordered}) < len(ordered):
-            return _fail(spaced, "a set needs 3 or 4 cards of one rank")
-        return _fail(spaced, "a run needs cards of one suit")
+            return _fail(N_("{cards} is not a meld: a set needs 3 or 4 cards of one rank"), spaced)
+        return _fail(N_("{cards} is not a run: a run needs cards of one suit"), spaced)
     suit = ordered[0].suit
     ranks = [card.rank for card in ordered]
     missing = [Card(Rank(r), suit) for r in range(ranks[0], ranks[-1] + 1) if Rank(r) not in ranks]
     if missing and ranks[0] == Rank.ACE and ranks[-1] == Rank.KING:
         # Q-K-A and K-A-2 try to go round the corner; only A…K in full holds both ends.
-        return _fail(spaced, "ace is low only")
+        return _fail(N_("{cards} is not a run: ace is low only"), spaced)
+    if len(missing) == 1:
+        return _fail(N_("{cards} is not a run: {missing} is missing"), spaced, missing)
     if missing:
-        verb = "is" if len(missing) == 1 else "are"
-        return _fail(spaced, f"{_spaced(missing)} {verb} missing")
+        return _fail(N_("{cards} is not a run: {missing} are missing"), spaced, missing)
     return ordered
 
 
-def _fail(spaced: str, reason: str) -> tuple[Card, ...]:
-    kind = "meld" if reason.startswith("a set") else "run"
-    raise MeldError(f"{spaced} is not a {kind}: {reason}")
+def _fail(
+    template: str, spaced: tuple[Card, ...], missing: Iterable[Card] = ()
+) -> tuple[Card, ...]:
+    params = {"cards": spaced, "missing": tuple(missing)} if missing else {"cards": spaced}
+    raise MeldError(Message(template, **params))
 
 
 def is_meld(cards: CardsText) -> bool:

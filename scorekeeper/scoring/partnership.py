@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from scorekeeper.scoring.explain import N_, Step
+from scorekeeper.scoring.explain import N_, Message, Step
 from scorekeeper.scoring.game import GameError, Settlement, check_hand, needs, settle_game
 from scorekeeper.scoring.outcome import HandScore
 from scorekeeper.scoring.rules import Rules
@@ -82,7 +82,9 @@ def play_partnership(
     rules: Rules, players: Sequence[str], deals: Sequence[tuple[HandScore, HandScore]]
 ) -> PartnershipGame:
     """Replay ``deals`` (two hands each, ``winner`` = seat) into the team sheet."""
-    problems = [] if len(players) == 4 else [("players", "partnership gin has four players")]
+    problems: list[tuple[str, str]] = []
+    if len(players) != 4:
+        problems.append(("players", Message(N_("partnership gin has four players"))))
     for index, hands in enumerate(deals):
         for table, (hand, seats) in enumerate(zip(hands, pairing(index + 1), strict=True)):
             problems += check_hand(hand, seats, f"deals[{index}][{table}]")

@@ -22,16 +22,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .cards import Card, CardError, CardsText, parse_cards
-from .explain import N_, Step
+from .explain import N_, Message, Step, joined
 from .remi_combinations import (
     Combination,
+    CombinationError,
     CombinationKind,
     RemiArrangement,
     RemiError,
     arrange_remi,
     combination_from_cards,
 )
-from .remi_game import RemiDeal, RemiGame, RemiRow, next_remi_dealer, play_remi_game
+from .remi_game import (
+    RemiDeal,
+    RemiGame,
+    RemiRow,
+    named_twice,
+    needs_name,
+    next_remi_dealer,
+    play_remi_game,
+    two_to_four,
+)
 from .rules import Rules
 
 __all__ = [
@@ -124,6 +134,10 @@ class _Shown:
 Problems = list[tuple[str, str]]
 
 
+def _only_out_discards() -> Message:
+    return Message(N_("only the player who went out has a final discard"))
+
+
 def _parse(where: str, text: CardsText, problems: Problems) -> tuple[Card, ...]:
     try:
         return tuple(parse_cards(text))
@@ -137,14 +151,14 @@ def _parse_discard(where: str, raw: Card | str | None, problems: Problems) -> Ca
         return raw
     cards = _parse(where, raw, problems)
     if len(cards) > 1:
-        problems.append((where, "the final discard is one card"))
+        problems.append((where, Message(N_("the final discard is one card"))))
     return cards[0] if cards else None
 
 
 def _parse_player(seat: int, player: RemiPlayerInput, problems: Problems) -> _Shown:
     where = f"players.{seat}"
     if isinstance(player.table, str):
-        problems.append((f"{where}.table", "the table is a list of combinations"))
+        problems.append((f"{where}.table", Message(N_("the table is a list of combinations"))))
         table: tuple[tuple[Card, ...], ...] = ()
     else:
         table = tuple(_parse(f"{where}.table.{j}", g, problems) for j, g in enumerate(player.table))
@@ -156,46 +170,60 @@ def _parse_player(seat: int, player: RemiPlayerInput, problems: Problems) -> _Sh
 def _check_player(seat: int, shown: _Shown, problems: Problems) -> None:
     where = f"players.{seat}"
     if not shown.name:
-        problems.append((f"{where}.name", "every player needs a name"))
+        problems.append((f"{where}.name", needs_name()))
     count = len(shown.located(seat))
-    if count == 0:
-        problems.append((where, f"{shown.name or 'this player'} has no cards"))
+    if count == 0 and shown.name:
+        problems.append((where, Message(N_("{player} has no cards"), player=shown.name)))
+    elif count == 0:
+        problems.append((where, Message(N_("this player has no cards"))))
     elif count > MAX_PLAYER_CARDS:
-        problems.append((where, f"{count} cards is too many for one player"))
+        problems.append(
+            (where, Message(N_("{count} cards is too many for one player"), count=count))
+        )
     if shown.went_out and shown.final_discard is None:
-        message = f"{shown.name} went out: name the final discard"
+        message = Message(N_("{player} went out: name the final discard"), player=shown.name)
         problems.append((f"{where}.final_discard", message))
     if not shown.went_out and shown.final_discard is not None:
-        problems.append(
-            (f"{where}.final_discard", "only the player who went out has a final discard")
-        )
+        problems.append((f"{where}.final_discard", _only_out_discards()))
     for j, group in enumerate(shown.table):
         if group and len(set(group)) == len(group):
             try:
                 combination_from_cards(group)
-            except ValueError as exc:
-                problems.append((f"{where}.table.{j}", str(exc)))
+            except CombinationError as exc:
+                problems.append((f"{where}.table.{j}", exc.message))
 
 
 def _check_deal(shown: Sequence[_Shown], problems: Problems) -> None:
     if not 2 <= len(shown) <= 4:
-        problems.append(("players", f"Remi is for 2 to 4 players, not {len(shown)}"))
+        problems.append(("players", two_to_four(len(shown))))
     names = [player.name for player in shown]
     for seat, name in enumerate(names):
         if name and name in names[:seat]:
-            problems.append((f"players.{seat}.name", f"two players are named {name}"))
+            problems.append((f"players.{seat}.name", named_twice(name)))
     out = [player.name for player in shown if player.went_out]
     if len(out) > 1:
-        problems.append(("players", f"only one player can go out; {' and '.join(out)} are marked"))
+        message = Message(
+            N_("only one player can go out; {players} are marked"), players=joined(out)
+        )
+        problems.append(("players", message))
     first_holder: dict[Card, int] = {}
     for seat, player in enumerate(shown):
         mine: set[Card] = set()
         for where, card in player.located(seat):
             if card in mine:
-                problems.append((where, f"{card.symbols} is entered twice for {player.name}"))
+                message = Message(
+                    N_("{card} is entered twice for {player}"), card=card, player=player.name
+                )
+                problems.append((where, message))
             elif card in first_holder:
                 other = shown[first_holder[card]].name
-                problems.append((where, f"{card.symbols} is held by {other} and {player.name}"))
+                message = Message(
+                    N_("{card} is held by {name} and {player}"),
+                    card=card,
+                    name=other,
+                    player=player.name,
+                )
+                problems.append((where, message))
             mine.add(card)
         for card in mine:
             first_holder.setdefault(card, seat)
@@ -210,14 +238,15 @@ def _check_went_out(
     seat: int, shown: _Shown, arranged: RemiArrangement, problems: Problems
 ) -> None:
     if shown.went_out and arranged.unmatched:
-        cards = " ".join(card.symbols for card in arranged.unmatched)
-        problems.append(
-            (
-                f"players.{seat}.hand",
-                f"{shown.name} went out, so every card but the final discard must be in a "
-                f"combination that counts; {cards} cannot be",
-            )
+        message = Message(
+            N_(
+                "{player} went out, so every card but the final discard must be in a "
+                "combination that counts; {cards} cannot be"
+            ),
+            player=shown.name,
+            cards=arranged.unmatched,
         )
+        problems.append((f"players.{seat}.hand", message))
 
 
 _COMBINATION_TEMPLATES = {
@@ -345,11 +374,13 @@ def _total_problems(plus: int, minus: int) -> Problems:
     problems: Problems = []
     for where, total in (("plus", plus), ("minus", minus)):
         if isinstance(total, bool) or not isinstance(total, int) or total < 0:
-            problems.append((where, "must be a whole number, 0 or more"))
+            problems.append((where, Message(N_("must be a whole number, 0 or more"))))
         elif total % 5:
-            problems.append((where, "cards are worth 5, 10 or 15, so this is a multiple of 5"))
+            message = Message(N_("cards are worth 5, 10 or 15, so this is a multiple of 5"))
+            problems.append((where, message))
         elif where == "plus" and 0 < total < 15:
-            problems.append((where, "a combination has 3 or more cards, so plus is 0 or 15+"))
+            message = Message(N_("a combination has 3 or more cards, so plus is 0 or 15+"))
+            problems.append((where, message))
     return problems
 
 
@@ -357,14 +388,17 @@ def _closing_problems(went_out: bool, plus: int, minus: int, discard_value: int 
     if not went_out:
         if discard_value is None:
             return []
-        return [("discard_value", "only the player who went out has a final discard")]
+        return [("discard_value", _only_out_discards())]
     problems: Problems = []
     if discard_value not in CLOSING_VALUES:
-        problems.append(("discard_value", "the final discard is worth 5, 10 or 15"))
+        message = Message(N_("the final discard is worth 5, 10 or 15"))
+        problems.append(("discard_value", message))
     if minus != 0:
-        problems.append(("minus", "a player who went out has every card in a combination"))
+        message = Message(N_("a player who went out has every card in a combination"))
+        problems.append(("minus", message))
     if plus == 0:
-        problems.append(("plus", "a player who went out has at least one combination"))
+        message = Message(N_("a player who went out has at least one combination"))
+        problems.append(("plus", message))
     return problems
 
 

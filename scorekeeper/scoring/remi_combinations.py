@@ -23,15 +23,32 @@ from functools import cache
 from itertools import combinations as subsets
 
 from .cards import Card, Rank, Suit
+from .explain import N_, Message, Step, step_of
 from .rules import Rules
 
 
 class RemiError(ValueError):
-    """Remi input that cannot be scored; ``problems`` lists every (where, message) at once."""
+    """Remi input that cannot be scored; ``problems`` lists every (where, message) at once.
+
+    The messages are ``Message`` strings; ``steps`` are their structured forms.
+    """
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
         super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
+
+    @property
+    def steps(self) -> list[tuple[str, Step | None]]:
+        """(where, the message as a template and its values; ``None`` for a plain string)."""
+        return [(where, step_of(message)) for where, message in self.problems]
+
+
+class CombinationError(ValueError):
+    """Cards that form no combination; ``message`` (a ``Message``) says why."""
+
+    def __init__(self, message: Message) -> None:
+        self.message = message
+        super().__init__(message)
 
 
 class CombinationKind(StrEnum):
@@ -72,41 +89,51 @@ def _is_picture(card: Card) -> bool:
     return card.rank >= Rank.JACK
 
 
-def _show(cards: Iterable[Card]) -> str:
-    return " ".join(card.symbols for card in cards)
-
-
-def _sequence_problem(ordered: Sequence[Card], shown: str) -> str | None:
+def _sequence_problem(ordered: Sequence[Card], shown: tuple[Card, ...]) -> Message | None:
     if any(card.rank == Rank.ACE for card in ordered):
-        return f"aces are never in a sequence ({shown})"
+        return Message(N_("aces are never in a sequence ({cards})"), cards=shown)
     pictures = [card for card in ordered if _is_picture(card)]
     if pictures and len(pictures) < len(ordered):
-        return f"numerals and pictures never mix in a sequence; 10 and J are not adjacent ({shown})"
+        return Message(
+            N_(
+                "numerals and pictures never mix in a sequence; 10 and J are not adjacent ({cards})"
+            ),
+            cards=shown,
+        )
     ranks = {card.rank for card in ordered}
     missing = [r for r in range(ordered[0].rank, ordered[-1].rank + 1) if r not in ranks]
     if missing:
         gaps = ", ".join(Rank(r).label for r in missing)
-        return f"{shown} is not a sequence: {gaps} missing"
+        return Message(N_("{cards} is not a sequence: {ranks} missing"), cards=shown, ranks=gaps)
     return None
 
 
-def combination_problem(cards: Sequence[Card]) -> str | None:
+def combination_problem(cards: Sequence[Card]) -> Message | None:
     """Why these (distinct) cards are not a valid combination, or ``None`` if they are."""
-    shown = _show(cards)  # as declared, so the player recognises it
+    shown = tuple(cards)  # as declared, so the player recognises it
+    if not cards:
+        return Message(N_("a combination needs at least 3 cards; this one has {count}"), count=0)
     if len(cards) < 3:
-        return f"a combination needs at least 3 cards; {shown or 'this one'} has {len(cards)}"
+        return Message(
+            N_("a combination needs at least 3 cards; {cards} has {count}"),
+            cards=shown,
+            count=len(cards),
+        )
     if len({card.rank for card in cards}) == 1:
         return None
     if len({card.suit for card in cards}) > 1:
-        return f"{shown} is neither a set (ranks differ) nor a sequence (suits differ)"
+        return Message(
+            N_("{cards} is neither a set (ranks differ) nor a sequence (suits differ)"),
+            cards=shown,
+        )
     return _sequence_problem(sorted(cards, key=lambda card: card.rank), shown)
 
 
 def combination_from_cards(cards: Sequence[Card], *, on_table: bool = False) -> Combination:
-    """The combination these cards form; ``ValueError`` saying why if they form none."""
+    """The combination these cards form; ``CombinationError`` (a ``ValueError``) if none."""
     problem = combination_problem(cards)
     if problem is not None:
-        raise ValueError(problem)
+        raise CombinationError(problem)
     if len({card.rank for card in cards}) == 1:
         return Combination(CombinationKind.SET, tuple(sorted(cards, key=_suit_order)), on_table)
     ordered = tuple(sorted(cards, key=lambda card: card.rank))

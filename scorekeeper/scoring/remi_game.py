@@ -18,11 +18,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .explain import N_, Step
+from .explain import N_, Message, Step
 from .remi_combinations import RemiError
 from .rules import Rules
 
 Problems = list[tuple[str, str]]
+
+
+def two_to_four(count: int) -> Message:
+    """Remi's player count, refused."""
+    return Message(N_("Remi is for 2 to 4 players, not {count}"), count=count)
+
+
+def needs_name() -> Message:
+    """A player without a name, refused."""
+    return Message(N_("every player needs a name"))
+
+
+def named_twice(name: str) -> Message:
+    """Two players with one name, refused."""
+    return Message(N_("two players are named {name}"), name=name)
 
 
 @dataclass(frozen=True)
@@ -75,30 +90,34 @@ def next_remi_dealer(totals: Sequence[int], previous_dealer: int) -> int:
 def _check_setup(players: Sequence[str], first_dealer: int) -> Problems:
     problems: Problems = []
     if not 2 <= len(players) <= 4:
-        problems.append(("players", f"Remi is for 2 to 4 players, not {len(players)}"))
+        problems.append(("players", two_to_four(len(players))))
     names = [name.strip() for name in players]
     for seat, name in enumerate(names):
         if not name:
-            problems.append((f"players.{seat}", "every player needs a name"))
+            problems.append((f"players.{seat}", needs_name()))
         elif name in names[:seat]:
-            problems.append((f"players.{seat}", f"two players are named {name}"))
+            problems.append((f"players.{seat}", named_twice(name)))
     if not 0 <= first_dealer < len(players):
-        problems.append(("first_dealer", "the first dealer must be one of the players"))
+        message = Message(N_("the first dealer must be one of the players"))
+        problems.append(("first_dealer", message))
     return problems
 
 
 def _check_deal(number: int, deal: RemiDeal, seats: int) -> Problems:
     where = f"deals.{number}"
     if len(deal.scores) != seats:
-        return [(f"{where}.scores", f"{seats} scores are needed, one per player")]
+        message = Message(N_("{count} scores are needed, one per player"), count=seats)
+        return [(f"{where}.scores", message)]
     problems: Problems = []
     for seat, score in enumerate(deal.scores):
         if isinstance(score, bool) or not isinstance(score, int):
-            problems.append((f"{where}.scores.{seat}", "a score is a whole number"))
+            problems.append((f"{where}.scores.{seat}", Message(N_("a score is a whole number"))))
         elif score % 5:
-            problems.append((f"{where}.scores.{seat}", "Remi scores are multiples of 5"))
+            message = Message(N_("Remi scores are multiples of 5"))
+            problems.append((f"{where}.scores.{seat}", message))
     if deal.went_out is not None and not 0 <= deal.went_out < seats:
-        problems.append((f"{where}.went_out", "who went out must be one of the players"))
+        message = Message(N_("who went out must be one of the players"))
+        problems.append((f"{where}.went_out", message))
     return problems
 
 
@@ -183,7 +202,8 @@ def play_remi_game(
     end: list[Step] = []
     for number, deal in enumerate(deals):
         if dealer is None:
-            problems.append((f"deals.{number}", f"the game ended after deal {len(rows)}"))
+            message = Message(N_("the game ended after deal {number}"), number=len(rows))
+            problems.append((f"deals.{number}", message))
             continue
         totals = tuple(t + s for t, s in zip(totals, deal.scores, strict=True))
         if _is_over(rules, totals, number + 1):

@@ -17,13 +17,23 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from .explain import N_, Message, Step, step_of
+
 
 class RulesError(ValueError):
-    """A rules specification that cannot be used; ``problems`` lists (where, message)."""
+    """A rules specification that cannot be used; ``problems`` lists (where, message).
+
+    The messages are ``Message`` strings; ``steps`` are their structured forms.
+    """
 
     def __init__(self, problems: list[tuple[str, str]]) -> None:
         self.problems = problems
         super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
+
+    @property
+    def steps(self) -> list[tuple[str, Step | None]]:
+        """(where, the message as a template and its values; ``None`` for a plain string)."""
+        return [(where, step_of(message)) for where, message in self.problems]
 
 
 class Shutout(StrEnum):
@@ -89,12 +99,13 @@ class Rules:
         known = {f.name: f for f in dataclasses.fields(cls)}
         for key, raw in data.items():
             if key not in known:
-                problems.append((key, f"unknown setting {key!r}"))
+                problems.append((key, Message(N_("unknown setting {setting}"), setting=repr(key))))
                 continue
             try:
                 values[key] = _coerce(key, raw)
             except ValueError as exc:
-                problems.append((key, str(exc)))
+                message = exc.args[0] if exc.args and isinstance(exc.args[0], str) else str(exc)
+                problems.append((key, message))
         if problems:
             raise RulesError(problems)
         rules = cls(**values)
@@ -107,16 +118,17 @@ class Rules:
         """Every inconsistency in these settings, as (setting, message)."""
         found: list[tuple[str, str]] = []
         if not 0 <= self.knock_limit <= 10:
-            found.append(("knock_limit", "the knock limit must be between 0 and 10"))
+            found.append(("knock_limit", Message(N_("the knock limit must be between 0 and 10"))))
         if not 1 <= self.target <= 10000:
-            found.append(("target", "the target must be between 1 and 10000"))
+            found.append(("target", Message(N_("the target must be between 1 and 10000"))))
         for name in ("gin_bonus", "undercut_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
             if not 0 <= getattr(self, name) <= 10000:
-                found.append((name, "must be between 0 and 10000"))
+                found.append((name, Message(N_("must be between 0 and 10000"))))
         if self.big_gin_bonus is not None and not 0 <= self.big_gin_bonus <= 10000:
-            found.append(("big_gin_bonus", "must be between 0 and 10000, or off"))
+            found.append(("big_gin_bonus", Message(N_("must be between 0 and 10000, or off"))))
         if self.deals is not None and not 1 <= self.deals <= 1000:
-            found.append(("deals", "the number of deals must be between 1 and 1000"))
+            message = Message(N_("the number of deals must be between 1 and 1000"))
+            found.append(("deals", message))
         return found
 
 
@@ -136,19 +148,19 @@ def _coerce(key: str, raw: Any) -> Any:
             return enum(raw)
         except ValueError:
             choices = ", ".join(m.value for m in enum)
-            raise ValueError(f"must be one of {choices}") from None
+            raise ValueError(Message(N_("must be one of {choices}"), choices=choices)) from None
     if key in _BOOLS:
         if not isinstance(raw, bool):
-            raise ValueError("must be true or false")
+            raise ValueError(Message(N_("must be true or false")))
         return raw
     if key == "preset":
         if not isinstance(raw, str) or len(raw) > 40:
-            raise ValueError("must be a short name")
+            raise ValueError(Message(N_("must be a short name")))
         return raw
     if raw is None and key in _OPTIONAL_INTS:
         return None
     if isinstance(raw, bool) or not isinstance(raw, int):
-        raise ValueError("must be a whole number")
+        raise ValueError(Message(N_("must be a whole number")))
     return raw
 
 
@@ -208,7 +220,7 @@ def rules_from_spec(spec: str | Mapping[str, Any] | None) -> Rules:
             raise RulesError([("preset", _unknown(spec))])
         return PRESETS[spec]
     if not isinstance(spec, Mapping):
-        raise RulesError([("rules", "rules must be a preset name or an object")])
+        raise RulesError([("rules", Message(N_("rules must be a preset name or an object")))])
     name = spec.get("preset", "classic")
     if not isinstance(name, str) or name not in PRESETS:
         raise RulesError([("preset", _unknown(name))])
@@ -219,5 +231,9 @@ def rules_from_spec(spec: str | Mapping[str, Any] | None) -> Rules:
     return Rules.from_dict({**base.to_dict(), **changes, "preset": "custom"})
 
 
-def _unknown(name: object) -> str:
-    return f"unknown preset {name!r}; choose one of {', '.join(PRESETS)}"
+def _unknown(name: object) -> Message:
+    return Message(
+        N_("unknown preset {preset}; choose one of {presets}"),
+        preset=repr(name),
+        presets=", ".join(PRESETS),
+    )

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from .arrange import Arrangement, all_best_arrangements, cards_by_rank, mask_of, points_of
 from .cards import Card, CardError, CardsText, Rank, Suit, check_distinct, read_cards
 from .errors import HandError, Problem
-from .explain import N_, Step
+from .explain import N_, Message, Step
 from .layoffs import DefenderPlay, Layoff, check_layoffs, defender_best
 from .melds import Meld, MeldError
 from .outcome import HandScore, Outcome, Side
@@ -35,6 +35,10 @@ LayoffInput = Layoff | tuple[CardsText | Card, int] | Mapping[str, object]
 """A declared layoff: a ``Layoff``, a (card, meld index) pair, or ``{"card", "meld"}``."""
 
 MAX_DEADWOOD = 100  # ten cards can never hold more; larger typed totals are typos
+
+
+def _needs_upcard() -> Message:
+    return Message(N_("Oklahoma gin needs the upcard: it sets the knock limit"))
 
 
 @dataclass(frozen=True)
@@ -100,19 +104,26 @@ def knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, list[Step]]:
     ]
 
 
-def limit_message(rules: Rules, limit: int, upcard: Card | None, deadwood: int) -> str:
+def limit_message(rules: Rules, limit: int, upcard: Card | None, deadwood: int) -> Message:
     """Why a knock with ``deadwood`` is refused, showing the limit and where it came from."""
     if rules.oklahoma and upcard is not None:
         if limit == 0:
-            return (
-                f"the upcard {upcard.symbols} is an ace: only gin may go down, "
-                f"this hand has {deadwood}"
+            return Message(
+                N_("the upcard {card} is an ace: only gin may go down, this hand has {deadwood}"),
+                card=upcard,
+                deadwood=deadwood,
             )
-        return (
-            f"a knock needs {limit} or less (the upcard is {upcard.symbols}), "
-            f"this hand has {deadwood}"
+        return Message(
+            N_("a knock needs {limit} or less (the upcard is {card}), this hand has {deadwood}"),
+            limit=limit,
+            card=upcard,
+            deadwood=deadwood,
         )
-    return f"a knock needs {limit} or less, this hand has {deadwood}"
+    return Message(
+        N_("a knock needs {limit} or less, this hand has {deadwood}"),
+        limit=limit,
+        deadwood=deadwood,
+    )
 
 
 def _final_score(
@@ -183,17 +194,17 @@ def _read_card(value: object, where: str, problems: list[Problem]) -> Card | Non
     if isinstance(value, Card):
         return value
     if not isinstance(value, str):
-        problems.append(Problem(where, f"{value!r} is not a card"))
+        problems.append(Problem(where, Message(N_("{text} is not a card"), text=repr(value))))
         return None
     cards, read = _read_cards(value, where, problems)
     if read and len(cards) != 1:
-        problems.append(Problem(where, f"give one card, not {len(cards)}"))
+        problems.append(Problem(where, Message(N_("give one card, not {count}"), count=len(cards))))
         return None
     return cards[0] if read else None
 
 
 def _read_melds(
-    value: Sequence[CardsText], held: Sequence[Card], where: str, owner: str
+    value: Sequence[CardsText], held: Sequence[Card], where: str, not_held: str
 ) -> tuple[list[Meld], list[Problem]]:
     """Declared melds, checked: each a meld, of cards ``owner`` holds, no card in two."""
     problems: list[Problem] = []
@@ -206,13 +217,13 @@ def _read_melds(
             problems.extend(Problem(where, message) for message in exc.problems)
             continue
         except MeldError as exc:
-            problems.append(Problem(where, str(exc)))
+            problems.append(Problem(where, exc.message))
             continue
         for card in meld.cards:
             if card not in held:
-                problems.append(Problem(where, f"{card.symbols} is not in {owner} hand"))
+                problems.append(Problem(where, Message(not_held, card=card)))
             elif card in used:
-                problems.append(Problem(where, f"{card.symbols} is in two melds"))
+                problems.append(Problem(where, Message(N_("{card} is in two melds"), card=card)))
         used.update(meld.cards)
         melds.append(meld)
     return melds, problems
@@ -231,7 +242,8 @@ def _read_layoffs(value: Sequence[LayoffInput], problems: list[Problem]) -> list
             raw_card, raw_meld = item
         card = _read_card(raw_card, where, problems)
         if isinstance(raw_meld, bool) or not isinstance(raw_meld, int) or raw_meld < 0:
-            problems.append(Problem(where, f"{raw_meld!r} is not a meld number (0, 1, 2…)"))
+            message = Message(N_("{text} is not a meld number (0, 1, 2…)"), text=repr(raw_meld))
+            problems.append(Problem(where, message))
         elif card is not None:
             layoffs.append(Layoff(card, raw_meld))
     return layoffs
@@ -241,10 +253,16 @@ def _count_problem(side: str, cards: Sequence[Card]) -> Problem | None:
     if side == "knocker" and len(cards) not in (10, 11):
         return Problem(
             "knocker.cards",
-            f"the knocker must hold 10 cards (11 before his discard), not {len(cards)}",
+            Message(
+                N_("the knocker must hold 10 cards (11 before his discard), not {count}"),
+                count=len(cards),
+            ),
         )
     if side == "defender" and len(cards) != 10:
-        return Problem("defender.cards", f"the defender must hold 10 cards, not {len(cards)}")
+        return Problem(
+            "defender.cards",
+            Message(N_("the defender must hold 10 cards, not {count}"), count=len(cards)),
+        )
     return None
 
 
@@ -261,9 +279,11 @@ def _declared_knocker(
     rest = mask_of(cards) & ~mask_of([c for meld in melds for c in meld.cards])
     if len(cards) == 11 and not rest:
         if rules.big_gin_bonus is None:
-            message = (
-                "all 11 cards are melded but big gin is not played: "
-                "enter the knocker's 10 cards after his discard"
+            message = Message(
+                N_(
+                    "all 11 cards are melded but big gin is not played: "
+                    "enter the knocker's 10 cards after his discard"
+                )
             )
             return None, [Problem("knocker.melds", message)]
         return Arrangement(tuple(melds), (), 0), []
@@ -296,7 +316,7 @@ def _defender_play(
     layoffs = defender.layoffs or []
     where = "defender.layoffs"
     if gin and layoffs:
-        problems = [Problem(where, "nothing may be laid off against gin")]
+        problems = [Problem(where, Message(N_("nothing may be laid off against gin")))]
     else:
         # Cards he does not hold, or melded too, are reported once by ``_layoff_problems``.
         melded = {card for meld in melds for card in meld.cards}
@@ -314,10 +334,10 @@ def _layoff_problems(defender: _DefenderInput) -> list[Problem]:
     melded = {card for meld in defender.melds or [] for card in meld.cards}
     for layoff in defender.layoffs or []:
         if layoff.card not in defender.cards:
-            message = f"{layoff.card.symbols} is not in the defender's hand"
+            message = Message(N_("{card} is not in the defender's hand"), card=layoff.card)
             problems.append(Problem("defender.layoffs", message))
         elif layoff.card in melded:
-            message = f"{layoff.card.symbols} is both in a meld and laid off"
+            message = Message(N_("{card} is both in a meld and laid off"), card=layoff.card)
             problems.append(Problem("defender.layoffs", message))
     return problems
 
@@ -379,12 +399,12 @@ def settle_gin_hand(
         if where != "upcard":
             sound[where.split(".")[0]] = False
     if rules.oklahoma and upcard is None:
-        problems.append(Problem("upcard", "Oklahoma gin needs the upcard: it sets the knock limit"))
+        problems.append(Problem("upcard", _needs_upcard()))
 
     knocker_declared: list[Meld] | None = None
     if knocker_melds is not None:
         knocker_declared, found = _read_melds(
-            knocker_melds, knocker, "knocker.melds", "the knocker's"
+            knocker_melds, knocker, "knocker.melds", N_("{card} is not in the knocker's hand")
         )
         problems.extend(found)
         sound["knocker"] = sound["knocker"] and not found  # bad melds: no layout to check
@@ -392,7 +412,7 @@ def settle_gin_hand(
     if defender_melds is not None:
         # Bad defender melds still leave his layoffs worth checking against the knocker.
         defender_declared, found = _read_melds(
-            defender_melds, defender, "defender.melds", "the defender's"
+            defender_melds, defender, "defender.melds", N_("{card} is not in the defender's hand")
         )
         problems.extend(found)
     candidates: list[Arrangement] = []
@@ -413,7 +433,8 @@ def settle_gin_hand(
         defender_input = _DefenderInput(defender, defender_declared, declared_layoffs)
         problems.extend(_layoff_problems(defender_input))
     if not candidates or defender_input is None:
-        raise HandError(problems or [Problem("knocker.cards", "the hand cannot be read")])
+        unread = Message(N_("the hand cannot be read"))
+        raise HandError(problems or [Problem("knocker.cards", unread)])
     layout, play, found = _choose(candidates, defender_input)
     problems.extend(found)
     if problems:
@@ -545,11 +566,14 @@ def score_quick_hand(
     defender = _read_total(defender_deadwood, "defender_deadwood", problems)
     up = None if upcard is None else _read_card(upcard, "upcard", problems)
     if rules.oklahoma and upcard is None:
-        problems.append(Problem("upcard", "Oklahoma gin needs the upcard: it sets the knock limit"))
+        problems.append(Problem("upcard", _needs_upcard()))
     limit, steps = knock_limit(rules, up)
     if kind in (Outcome.GIN, Outcome.BIG_GIN) and knocker:
         problems.append(
-            Problem("knocker_deadwood", f"gin means the knocker has no deadwood, not {knocker}")
+            Problem(
+                "knocker_deadwood",
+                Message(N_("gin means the knocker has no deadwood, not {points}"), points=knocker),
+            )
         )
     elif kind is Outcome.KNOCK and knocker is not None and knocker > limit:
         problems.append(Problem("knocker_deadwood", limit_message(rules, limit, up, knocker)))
@@ -587,13 +611,17 @@ def _read_outcome(value: Outcome | str, rules: Rules, problems: list[Problem]) -
         problems.append(
             Problem(
                 "outcome",
-                "the outcome must be knock, gin, big gin or dead "
-                "(an undercut or a tie follows from the deadwood)",
+                Message(
+                    N_(
+                        "the outcome must be knock, gin, big gin or dead "
+                        "(an undercut or a tie follows from the deadwood)"
+                    )
+                ),
             )
         )
         return None
     if kind is Outcome.BIG_GIN and rules.big_gin_bonus is None:
-        problems.append(Problem("outcome", "big gin is not played under these rules"))
+        problems.append(Problem("outcome", Message(N_("big gin is not played under these rules"))))
         return None
     return kind
 
@@ -602,14 +630,19 @@ def _read_total(value: int | None, where: str, problems: list[Problem]) -> int |
     if value is None:
         value = 0  # a blank total on the sheet is nothing
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(Problem(where, f"{value!r} is not a whole number"))
+        message = Message(N_("{text} is not a whole number"), text=repr(value))
+        problems.append(Problem(where, message))
         return None
     if value < 0:
-        problems.append(Problem(where, f"deadwood cannot be negative ({value})"))
+        message = Message(N_("deadwood cannot be negative ({points})"), points=value)
+        problems.append(Problem(where, message))
         return None
     if value > MAX_DEADWOOD:
-        problems.append(
-            Problem(where, f"ten cards hold at most {MAX_DEADWOOD} deadwood, not {value}")
+        message = Message(
+            N_("ten cards hold at most {most} deadwood, not {points}"),
+            most=MAX_DEADWOOD,
+            points=value,
         )
+        problems.append(Problem(where, message))
         return None
     return value

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import IntEnum
 
+from scorekeeper.scoring.explain import N_, Message
 from scorekeeper.scoring.game import (
     GameError,
     Settlement,
@@ -109,9 +110,9 @@ def play_three_hand(
     """Replay ``hands`` (``winner`` = a ``Role``) from the roles of the draw."""
     problems = check_seat(first_box, 3, "box") + check_seat(first_captain, 3, "captain")
     if first_box == first_captain:
-        problems.append(("captain", "the captain cannot also be in the box"))
+        problems.append(("captain", Message(N_("the captain cannot also be in the box"))))
     if len(players) != 3:
-        problems.append(("players", "three-hand gin has exactly three players"))
+        problems.append(("players", Message(N_("three-hand gin has exactly three players"))))
     for index, hand in enumerate(hands):
         problems += check_hand(hand, (Role.BOX, Role.CAPTAIN), f"hands[{index}]")
     if problems:

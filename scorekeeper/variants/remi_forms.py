@@ -18,6 +18,7 @@ from wtforms.validators import NumberRange, Optional
 
 from ..games.forms import HandMeta
 from ..handforms import CardsField
+from ..i18n import say
 from ..remi.forms import STOCK_RAN_OUT, CombinationsField, DiscardField
 
 SEATS = 4
@@ -87,9 +88,9 @@ class _DealForm(HandMeta):
         for where, message in problems:
             field = self._field_at(where, discard)
             if field is None:
-                form_errors.append(message)
+                form_errors.append(say(message))
             else:
-                _add(field, message)
+                _add(field, say(message))
         self.form_errors = form_errors
 
     def _field_at(self, where: str, discard: Any) -> Any:
