@@ -4,9 +4,8 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
-# gunicorn worker processes; 1 suits SQLite (one writer at a time), more suit
-# PostgreSQL (README: "More than one machine").
-WORKERS ?= 1
+# gunicorn worker processes (threaded); on SQLite they take turns at the file.
+WORKERS ?= 2
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 # Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
 # script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,

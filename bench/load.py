@@ -1,7 +1,7 @@
 """Load: hands entered through the API against the production server (gunicorn) on
 SQLite and on PostgreSQL, compared with a bare Flask route served the same way.
 
-    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--pg-workers 2]
+    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--workers 2]
                          [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
                          [--profile]   # py-spy/cProfile hints for where the time goes
 
@@ -251,8 +251,8 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--pg-workers", type=int, default=2,
-                        help="gunicorn workers for PostgreSQL (SQLite runs one, see README)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="gunicorn worker processes, as make run starts (WORKERS=2)")
     parser.add_argument("--pg", default=os.environ.get(
         "SCOREKEEPER_BENCH_DATABASE_URL",
         "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))
@@ -262,16 +262,16 @@ def main() -> None:
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         sqlite = f"sqlite:///{tmp}/bench.sqlite"
-        runs.append((bench_bare(1, opts), bench_hands("SQLite", sqlite, 1, opts)))
+        runs.append((bench_bare(opts.workers, opts),
+                     bench_hands("SQLite", sqlite, opts.workers, opts)))
     if not opts.skip_pg:
         try:
             reset_postgres(opts.pg)
         except Exception as exc:  # no PostgreSQL here: say so, go on
             print(f"PostgreSQL skipped: {exc}")
         else:
-            workers = opts.pg_workers
-            runs.append((bench_bare(workers, opts),
-                         bench_hands("PostgreSQL", opts.pg, workers, opts)))
+            runs.append((bench_bare(opts.workers, opts),
+                         bench_hands("PostgreSQL", opts.pg, opts.workers, opts)))
 
     print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
           f"{opts.games} games, {opts.seconds:g} s per database, {os.cpu_count()} CPUs")
