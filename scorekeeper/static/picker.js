@@ -56,9 +56,13 @@
   function refresh() {
     var mine = target ? codesIn(target.value) : {};
     var taken = {};
+    // A page may hold several packs (partnership gin's two tables, each [data-deck]):
+    // only cards of the target's own pack are taken.
+    var deck = target ? target.closest("[data-deck]") : null;
     fields.forEach(function (field) {
       var other = !target || field.dataset.hand !== target.dataset.hand;
-      if (other && field.dataset.cards !== "melds") {
+      var samePack = field.closest("[data-deck]") === deck;
+      if (other && samePack && field.dataset.cards !== "melds") {
         Object.assign(taken, codesIn(field.value));
       }
     });
