@@ -12,42 +12,10 @@ from flask.testing import FlaskClient
 
 from scorekeeper.handforms import GinCardsForm
 from scorekeeper.scoring.errors import HandError, Problem
+from tests.examples import EXAMPLE_7, EXAMPLES
 
 URL = "/check"
 
-# RULES.md §8 single hands: (knocker's cards, defender's cards, outcome, winner,
-# classic points, russian points). The hands are built so K and D are the table's.
-EXAMPLES = {
-    "1 knock 5 vs 9": (
-        "2S 3S 4S 7H 7D 7C 9D TD JD 5C", "KH KS KC 4H 5H 6H AD 2H 3C 3D",
-        "knock", "knocker", 4, 4,
-    ),
-    "2 gin vs 12": (
-        "2S 3S 4S 7H 7D 7C 9D TD JD QD", "KH KS KC 4H 5H 6H AD 2H 3C 6C",
-        "gin", "knocker", 32, 37,
-    ),
-    "3 knock 8 vs 5": (
-        "2S 3S 4S 7H 7D 7C 9D TD JD 8C", "KH KS KC 4H 5H 6H QS QH QC 5D",
-        "undercut", "defender", 13, 28,
-    ),
-    "4 knock 6 vs 6": (
-        "2S 3S 4S 7H 7D 7C 9D TD JD 6C", "KH KS KC 4H 5H 6H QS QH QC 6D",
-        "undercut", "defender", 10, 25,
-    ),
-    "5 gin vs 0": (
-        "2S 3S 4S 7H 7D 7C 9D TD JD QD", "KH KS KC QS QH QC 3H 4H 5H 6H",
-        "gin", "knocker", 20, 25,
-    ),
-    "6 knock 1, a 4 laid off, 4 kept": (
-        "5S 6S 7S 9H 9D 9C TD JD QD AC", "4S KH KS KC QS QH QC AD AH 2C",
-        "knock", "knocker", 3, 3,
-    ),
-    "7 the layoff example": (
-        "KS KH KD 5S 6S 7S 9C TC JC JD", "8S 9S 7C 8C 2S 2H 2D 2C AC 8D",
-        "undercut", "defender", 11, 26,
-    ),
-}
-EXAMPLE_7 = EXAMPLES["7 the layoff example"]
 
 
 def check(client: FlaskClient, knocker: str, defender: str, preset: str = "classic",
