@@ -144,8 +144,10 @@ class LayoffsField(_TextField):
         return Layoff(card, int(number_text) - 1)
 
 
-class UpcardField(StringField):
-    """Optional single card (the upcard). Parsed into ``card``."""
+class OneCardField(StringField):
+    """Optional single card. Parsed into ``card``; ``one_card`` says what it must be."""
+
+    one_card: Any = _l("The upcard is one card.")
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
         super().__init__(label, validators, **kwargs)
@@ -157,16 +159,20 @@ class UpcardField(StringField):
         if not text:
             return
         if len(text) > 20:
-            raise StopValidation(_("The upcard is one card."))
+            raise StopValidation(str(self.one_card))
         try:
             cards = parse_cards(text)
         except CardError as exc:
             self.errors.extend(_card_problems(exc))
             return
         if len(cards) != 1:
-            self.errors.append(_("The upcard is one card."))
+            self.errors.append(str(self.one_card))
             return
         self.card = cards[0]
+
+
+class UpcardField(OneCardField):
+    """Optional upcard (Oklahoma gin)."""
 
 
 def _required(message: Any) -> list[Any]:

@@ -24,7 +24,7 @@ from wtforms import (
 )
 from wtforms.validators import Length, StopValidation
 
-from ..handforms import MAX_TEXT, CardsField
+from ..handforms import MAX_TEXT, CardsField, OneCardField
 from ..i18n import say
 from ..scoring import Card, CardError, parse_cards, rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
@@ -61,29 +61,10 @@ class CombinationsField(TextAreaField):
                 )
 
 
-class DiscardField(StringField):
+class DiscardField(OneCardField):
     """The one card the player who went out discarded. Parsed into ``card``."""
 
-    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
-        super().__init__(label, validators, **kwargs)
-        self.card: Card | None = None
-
-    def pre_validate(self, form: Any) -> None:
-        self.card = None
-        text = (self.data or "").strip()
-        if not text:
-            return
-        if len(text) > 20:
-            raise StopValidation(_("The final discard is one card."))
-        try:
-            cards = parse_cards(text)
-        except CardError as exc:
-            self.errors.extend(say(problem) for problem in exc.problems)
-            return
-        if len(cards) != 1:
-            self.errors.append(_("The final discard is one card."))
-            return
-        self.card = cards[0]
+    one_card = _l("The final discard is one card.")
 
 
 class PlayerForm(Form):
