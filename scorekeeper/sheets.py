@@ -14,8 +14,6 @@ from .models import Game
 from .scoring import Rules
 from .scoring.game import GinGame, play_gin_game
 
-TWO_PLAYER_VARIANTS = ("gin", "oklahoma")
-
 
 @dataclass(frozen=True)
 class GinSheet:
