@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 
 import pytest
-from gin_brute import defender_min_deadwood, min_deadwood
+from gin_brute import all_melds, defender_min_deadwood, min_deadwood, min_deadwood_after_discard
 from gin_brute import is_meld as brute_is_meld
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.scoring import (
@@ -478,25 +479,98 @@ def test_explanation_keeps_values_out_of_templates() -> None:
 
 # --- properties -----------------------------------------------------------------------------
 
-POOL = [c for c in DECK if c.suit.value in "SHD" and 2 <= c.rank <= 10] + list(
-    parse_cards("AC KC QC 2C")
-)
+
+def _run_from(start: Card, length: int, free: set[Card]) -> list[Card] | None:
+    cards = [c for c in DECK if c.suit == start.suit and 0 <= c.rank - start.rank < length]
+    return cards if len(cards) == length and all(c in free for c in cards) else None
 
 
-@settings(max_examples=50, deadline=None)
-@given(st.permutations(POOL))
-def test_settled_layouts_are_legal_and_optimal(cards: list[Card]) -> None:
-    knocker, defender = cards[:10], cards[10:20]
-    if min_deadwood(knocker) > 10:
-        with pytest.raises(HandError):
-            settle_gin_hand(CLASSIC, knocker, defender)
-        return
-    result = settle_gin_hand(CLASSIC, knocker, defender)
-    assert result.knocker.deadwood_points == min_deadwood(knocker)
+def _set_of(start: Card, size: int, order: list[Card], free: set[Card]) -> list[Card] | None:
+    same = [c for c in order if c.rank == start.rank and c in free]
+    return same[:size] if start in same and len(same) >= size else None
+
+
+def _meld_first(
+    draw: st.DrawFn, order: list[Card], free: set[Card], size: int, budget: int
+) -> list[Card]:
+    """``size`` cards from ``free``: a few melds, then the lowest cards within ``budget``."""
+    meld_cards = draw(st.sampled_from([6, 6, 7, 7, 8, 9, size]))
+    hand: list[Card] = []
+    for start in order:
+        room = size - len(hand)
+        if len(hand) >= meld_cards or room < 3:
+            break
+        if start not in free:
+            continue
+        if draw(st.booleans()):
+            meld = _run_from(start, draw(st.integers(3, min(room, 6))), free)
+        else:
+            meld = _set_of(start, draw(st.integers(3, min(room, 4))), order, free)
+        if meld:
+            hand += meld
+            free -= set(meld)
+    for card in sorted((c for c in order if c in free), key=lambda c: min(c.rank, 10)):
+        if len(hand) == size:
+            break
+        if min(card.rank, 10) <= budget:
+            hand.append(card)
+            free.discard(card)
+            budget -= min(card.rank, 10)
+    return hand
+
+
+@st.composite
+def knockable_deals(draw: st.DrawFn) -> tuple[list[Card], list[Card]]:
+    """A knocker of 10 or 11 cards built meld first, then deadwood within the knock limit,
+    and a defender who often holds cards that lay off on the knocker's melds, and
+    sometimes melds of his own (so undercuts happen).
+
+    Every example is a legal knock (or gin, or big gin), so every example reaches the
+    optimality and layoff checks instead of being refused.
+    """
+    order = draw(st.permutations(DECK))
+    free = set(order)
+    knocker = _meld_first(draw, order, free, draw(st.sampled_from([10, 10, 10, 11])), 10)
+    assume(len(knocker) in (10, 11))
+    # Cards that would extend one of the knocker's runs or sets: layoff candidates.
+    fits = [
+        c
+        for c in order
+        if c in free and any(brute_is_meld([*group, c]) for group in _groups(knocker))
+    ]
+    defender = fits[: draw(st.integers(0, min(4, len(fits))))]
+    free -= set(defender)
+    if draw(st.booleans()):
+        defender += _meld_first(draw, order, free, 10 - len(defender), 12)
+    defender += [c for c in order if c in free][: 10 - len(defender)]
+    return knocker, defender
+
+
+def _groups(cards: list[Card]) -> list[list[Card]]:
+    """Every meld among ``cards`` (for finding layoff candidates)."""
+    return [sorted(m) for m in all_melds(cards)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(knockable_deals())
+def test_settled_layouts_are_legal_and_optimal(deal: tuple[list[Card], list[Card]]) -> None:
+    knocker, defender = deal
+    rules = MODERN  # big gin is played, so an 11-card hand that all melds is big gin
+    result = settle_gin_hand(rules, knocker, defender)
+    expected = (
+        min_deadwood(knocker)
+        if len(knocker) == 10
+        else (0 if min_deadwood(knocker) == 0 else min_deadwood_after_discard(knocker))
+    )
+    assert result.knocker.deadwood_points == expected
+    kept = [c for c in knocker if c != result.knocker.discard]
     placed = [c for m in result.knocker.melds for c in m.cards] + list(result.knocker.deadwood)
-    assert sorted(placed) == sorted(knocker)
+    assert sorted(placed) == sorted(kept)
     assert all(brute_is_meld(m.cards) for m in result.knocker.melds + result.defender.melds)
     gin = result.knocker.deadwood_points == 0
+    assert (result.outcome is Outcome.BIG_GIN) == (
+        gin and len(knocker) == 11 and result.knocker.discard is None
+    )
     against = [] if gin else [frozenset(m.cards) for m in result.knocker.melds]
     assert result.defender.deadwood_points == defender_min_deadwood(against, defender)
     assert check_layoffs(result.knocker.melds, list(result.defender.layoffs)) == []
@@ -504,3 +578,21 @@ def test_settled_layouts_are_legal_and_optimal(cards: list[Card]) -> None:
     placed += [lo.card for lo in result.defender.layoffs] + list(result.defender.deadwood)
     assert sorted(placed) == sorted(defender)
     assert isinstance(result, HandResult) and dataclasses.is_dataclass(result)
+
+
+def test_the_generated_deals_reach_every_outcome() -> None:
+    """The property above is only worth something if its deals reach knocks, undercuts,
+    gins, big gins and layoffs, not mostly refusals: count what a fixed run reaches."""
+    reached: Counter[str] = Counter()
+
+    @settings(max_examples=100, deadline=None, derandomize=True, database=None)
+    @given(knockable_deals())
+    def record(deal: tuple[list[Card], list[Card]]) -> None:
+        result = settle_gin_hand(MODERN, *deal)
+        reached[result.outcome.value] += 1
+        reached["layoffs"] += bool(result.defender.layoffs)
+
+    record()
+    assert {"knock", "undercut", "gin", "big_gin", "layoffs"} <= {
+        k for k, n in reached.items() if n
+    }, reached
