@@ -82,13 +82,45 @@ def test_persian_and_cyrillic_names_survive(client: FlaskClient, names: tuple[st
     assert "مریم" in text
 
 
+def word_boxes(data: bytes) -> list[tuple[str, float, float]]:
+    """Every word of the first page with its left edge and top, as poppler lays them out.
+
+    Right-to-left words come out in visual order (letters reversed); ``word`` undoes that.
+    """
+    out = subprocess.run(["pdftotext", "-f", "1", "-l", "1", "-bbox", "-", "-"], input=data,
+                         capture_output=True, check=True).stdout.decode()
+    found = re.findall(r'<word xMin="([\d.]+)" yMin="([\d.]+)"[^>]*>([^<]*)</word>', out)
+    return [(unicodedata.normalize("NFKC", w), float(x), float(y)) for x, y, w in found]
+
+
+def column_left_edges(data: bytes, first: str, second: str) -> tuple[float, float]:
+    """Where the two players' names stand in the sheet's column header (one line)."""
+    words = word_boxes(data)
+    spellings = {first: {first, first[::-1]}, second: {second, second[::-1]}}
+    rows: dict[float, dict[str, float]] = {}
+    for word, x, y in words:
+        for name, forms in spellings.items():
+            if word in forms:
+                rows.setdefault(round(y), {})[name] = x
+    both = [row for _, row in sorted(rows.items()) if len(row) == 2]
+    assert both, words
+    return both[-1][first], both[-1][second]  # the table header is the lowest such line
+
+
 def test_persian_pages_print_right_to_left(client: FlaskClient) -> None:
     game_id = new_game(client, "classic", ("مریم", "Ann"))
     win(client, game_id, 0, 15)
+    english = sheet_pdf(client, game_id)
     client.set_cookie("lang", "fa")
-    text = pdf_text(sheet_pdf(client, game_id))
-    assert "+15" in text  # a left-to-right mark keeps the sign before the number
-    assert "مریم" in text
+    persian = sheet_pdf(client, game_id)
+    assert "+15" in pdf_text(persian)  # a left-to-right mark keeps the sign before the number
+    # The first player's column is on the left in English and on the right in Persian.
+    first, second = column_left_edges(english, "مریم", "Ann")
+    assert first < second
+    first, second = column_left_edges(persian, "مریم", "Ann")
+    assert first > second
+    # The title's words run right to left too: "مریم" stands right of "Ann".
+    assert max(x for w, x, _ in word_boxes(persian) if w in ("مریم", "میرم")) > A4[0] / 2
 
 
 def test_html_in_a_name_prints_as_text(client: FlaskClient) -> None:

@@ -3,11 +3,14 @@ an ace allows gin only (or a knock with 1), a spade upcard doubles the hand."""
 
 from __future__ import annotations
 
+import io
 import re
+import unicodedata
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 
 def new_oklahoma(client: FlaskClient, preset: str = "oklahoma", **extra: Any) -> str:
@@ -233,3 +236,44 @@ def test_cards_with_the_upcard(client: FlaskClient) -> None:
     )
     assert response.status_code == 422
     assert "2" in response.get_json()["errors"][0]["message"]
+
+
+# -- printing ----------------------------------------------------------------------------
+
+
+def pdf_lines(data: bytes) -> list[str]:
+    """The PDF's text lines, figure spaces as plain spaces, runs of spaces folded."""
+    reader = PdfReader(io.BytesIO(data))
+    text = unicodedata.normalize("NFKC", "\n".join(p.extract_text() for p in reader.pages))
+    return [" ".join(line.replace("\u2007", " ").split()) for line in text.splitlines()]
+
+
+def test_the_printed_sheet_shows_each_upcard_and_the_doubling(client: FlaskClient) -> None:
+    game = new_oklahoma(client)
+    # Ann gins on a spade upcard against 12: (12 + 25) × 2 = 74. Bob knocks 3 under a
+    # 5♥ upcard (limit 5) against 9: 9 − 3 = 6, not doubled.
+    assert hand(client, game, "7S", "gin", 0, None, 12).status_code == 302
+    assert hand(client, game, "5H", "knock", 1, 3, 9).status_code == 302
+    response = client.get(f"/g/{game}/sheet.pdf")
+    assert response.status_code == 200 and response.data.startswith(b"%PDF")
+    lines = pdf_lines(response.data)
+    assert lines[1].startswith("Oklahoma gin · rules: oklahoma")
+    assert lines[2].startswith("Target 150 · knock limit from the upcard")
+    first = next(line for line in lines if line.startswith("1 "))
+    second = next(line for line in lines if line.startswith("2 "))
+    assert first.startswith("1 +74 74 ■ 0 gin ×2 ♠ · upcard 7♠"), first
+    assert second.startswith("2 74 +6 6 ■ knock · upcard 5♥"), second
+    assert "Σ 74 1 ■ 6 1 ■ Hand points and boxes" in lines
+
+
+def test_the_blank_oklahoma_pad_prints_its_rules(client: FlaskClient) -> None:
+    response = client.get(
+        "/pads/pad.pdf?game=oklahoma&rows=12&preset=oklahoma&player1=Ann&player2=Bob"
+    )
+    assert response.status_code == 200 and response.mimetype == "application/pdf"
+    lines = pdf_lines(response.data)
+    assert lines[0] == "Gin rummy · score pad · Oklahoma"
+    assert lines[1].startswith("Target 150 · knock limit from the upcard · gin 25")
+    assert "Players: Ann · Bob Date:" in lines
+    numbers = [line for line in lines if line.isdigit()]
+    assert numbers == [str(n) for n in range(1, 13)]  # the twelve rows asked for
