@@ -42,7 +42,8 @@ def test_rules_examples_settle(client: FlaskClient, name: str, preset: str) -> N
     assert body["outcome"] == outcome
     assert body["winner"] == winner
     assert body["points"] == (classic if preset == "classic" else russian)
-    assert all(isinstance(line, str) and line for line in body["explanation"])
+    lines = body["explanation"]
+    assert lines and all(isinstance(line, str) and line for line in lines)
 
 
 def test_example_1_deadwood_and_canonical_notation(client: FlaskClient) -> None:
@@ -129,14 +130,14 @@ def test_all_four_declared_layoffs_give_the_rules_answer(client: FlaskClient) ->
 def test_layoff_onto_the_wrong_meld_is_refused(client: FlaskClient) -> None:
     status, body = post(client, SETTLE, declared([{"card": "8S", "meld": 0}]))
     assert status == 422
-    assert all(w.startswith("defender.layoffs") for w in wheres(body)), body
+    assert wheres(body) and all(w.startswith("defender.layoffs") for w in wheres(body)), body
     assert "8♠" in body["errors"][0]["message"]
 
 
 def test_layoff_meld_index_out_of_range(client: FlaskClient) -> None:
     status, body = post(client, SETTLE, declared([{"card": "8S", "meld": 3}]))
     assert status == 422
-    assert all(w.startswith("defender.layoffs") for w in wheres(body)), body
+    assert wheres(body) and all(w.startswith("defender.layoffs") for w in wheres(body)), body
 
 
 def test_layoff_meld_index_negative_or_not_a_number(client: FlaskClient) -> None:

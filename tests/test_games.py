@@ -292,10 +292,11 @@ def test_rematch_keeps_players_and_rules(client: FlaskClient) -> None:
 
 def test_home_lists_this_browsers_games_only(client: FlaskClient) -> None:
     game = new_game(client, players=("Zed", "Yan"))
-    assert "Zed" in client.get("/").get_data(as_text=True)
+    home = client.get("/").get_data(as_text=True)
+    assert f'href="/g/{game}"' in home and "Zed" in home
     stranger = client.application.test_client()
-    assert "Zed" not in stranger.get("/").get_data(as_text=True)
-    assert game
+    home = stranger.get("/").get_data(as_text=True)
+    assert f"/g/{game}" not in home and "Zed" not in home
 
 
 def test_presets_are_frozen_into_the_game(client: FlaskClient) -> None:
