@@ -1,4 +1,7 @@
-"""Form pieces for entering a gin hand card by card, shared by the checker and the games.
+"""Form pieces for entering a hand, shared by the checkers and every kind of game.
+
+They sit below the variants and the pages: the card fields (gin and Remi), the gin
+card form, and ``HandMeta``/``QuickHandForm``, what every game's hand form builds on.
 
 Each field keeps exactly what the player typed (``field.data`` is the text) and shows a
 parse error next to itself; the parsed value is ``field.cards`` / ``.melds`` /
@@ -20,10 +23,19 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
-from wtforms import Field, StringField, TextAreaField
-from wtforms.validators import InputRequired, StopValidation
+from wtforms import (
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    StringField,
+    TextAreaField,
+)
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation
 
 from .i18n import say, translate
+from .models import new_token
 from .scoring.cards import DECK, Card, CardError, parse_cards
 from .scoring.errors import HandError
 from .scoring.explain import Step, describe
@@ -35,6 +47,14 @@ _MELD_SEPARATORS = re.compile(r"[\n;|]+")
 _LIST_SEPARATORS = re.compile(r"[\s,;]+")
 # "8S>2", "8♠ > 2", "8S -> 2", "8♠ on 2", "8S→2": a card, an arrow or "on", a number.
 _ARROW = re.compile(r"\s*(?:->|=>|>|→|\bonto\b|\bon\b)\s*", re.IGNORECASE)
+# Remi: who went out is a seat, or nobody when the stock ran out; combinations are
+# separated like melds.
+STOCK_RAN_OUT = "none"
+_GROUP_SEPARATORS = re.compile(r"[\n;|]+")
+
+
+def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
+    return [SelectChoice(value, label) for value, label in pairs]
 
 
 def _card_problems(exc: CardError) -> list[str]:
@@ -288,3 +308,73 @@ def explain(step: Step, translate_: Callable[[str], str] = translate) -> Markup:
 def picker_rows() -> list[tuple[Card, ...]]:
     """The 52 cards of the tap picker, one row per suit (♠♥♦♣), ace to king."""
     return [DECK[start : start + 13] for start in range(0, 52, 13)]
+
+
+class HandMeta(FlaskForm):
+    """What every hand form carries: the sheet version it was drawn from and its token."""
+
+    version = HiddenField()
+    token = HiddenField()
+
+    def fresh(self) -> None:
+        """Give a newly drawn form its own idempotency token."""
+        if not self.token.data:
+            self.token.data = new_token()
+
+
+class QuickHandForm(HandMeta):
+    """A hand in a few taps: outcome, who went out, two numbers."""
+
+    outcome = RadioField(
+        _l("Outcome"),
+        choices=_choices(
+            [
+                ("knock", _l("Knock")),
+                ("gin", _l("Gin")),
+                ("big_gin", _l("Big gin")),
+                ("dead", _l("Dead hand")),
+            ]
+        ),
+        default="knock",
+        validators=[InputRequired()],
+    )
+    knocker = RadioField(_l("Who went out"), choices=[], validators=[Optional()])
+    knocker_deadwood = IntegerField(
+        _l("Knocker's deadwood"), validators=[Optional(), NumberRange(0, 200)]
+    )
+    defender_deadwood = IntegerField(
+        _l("Defender's deadwood after layoffs"), validators=[Optional(), NumberRange(0, 200)]
+    )
+    upcard = StringField(_l("Upcard"), validators=[Optional(), Length(max=10)])
+
+
+class CombinationsField(TextAreaField):
+    """Combinations put down, one a line (or separated by ``;``). Parsed into ``groups``."""
+
+    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
+        super().__init__(label, validators, **kwargs)
+        self.groups: list[list[Card]] = []
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        self.data = str(valuelist[0]) if valuelist else ""
+
+    def pre_validate(self, form: Any) -> None:
+        self.groups = []
+        text = self.data or ""
+        if len(text) > MAX_TEXT:
+            raise StopValidation(_("That is too long for one player's cards."))
+        pieces = [piece.strip() for piece in _GROUP_SEPARATORS.split(text) if piece.strip()]
+        for number, piece in enumerate(pieces, start=1):
+            try:
+                self.groups.append(parse_cards(piece))
+            except CardError as exc:
+                self.errors.extend(
+                    _("Combination %(number)d: %(problem)s", number=number, problem=say(problem))
+                    for problem in exc.problems
+                )
+
+
+class DiscardField(OneCardField):
+    """The one card the player who went out discarded. Parsed into ``card``."""
+
+    one_card = _l("The final discard is one card.")

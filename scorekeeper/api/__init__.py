@@ -7,12 +7,20 @@ needs its ``X-Edit-Secret`` header). Errors are HTTP 422
 
 from __future__ import annotations
 
-from flask import Blueprint
+from flask import Blueprint, Response, jsonify
 
+from ..jsonbody import ApiError
 from ..security import csrf
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 csrf.exempt(bp)
 # The route modules (games, gin, remi) register themselves on ``bp`` when the app
-# factory imports them; importing them here would tie this package's helpers
-# (``errors``, used by the variants) to the variants in a circle.
+# factory imports them.
+
+
+def _handle_api_error(exc: ApiError) -> tuple[Response, int]:
+    errors = [{"where": where, "message": message} for where, message in exc.problems]
+    return jsonify(errors=errors), exc.status
+
+
+bp.register_error_handler(ApiError, _handle_api_error)

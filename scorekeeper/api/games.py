@@ -13,10 +13,10 @@ from sqlalchemy.exc import IntegrityError
 
 from ..db import get_session
 from ..games import access, service
+from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
 from ..models import Game
 from ..variants import VARIANTS, variant_for
 from . import bp
-from .errors import ApiError, fail, json_object, list_at, rules_from_json
 
 NAME_MAX = 40
 

@@ -10,13 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from ..scoring.arrange import best_arrangement
-from ..scoring.cards import Card, CardError
-from ..scoring.errors import HandError
-from ..scoring.layoffs import Layoff
-from ..scoring.settle import HandResult, settle_gin_hand
-from . import bp
-from .errors import (
+from ..jsonbody import (
     ApiError,
     card_from_json,
     card_json,
@@ -31,6 +25,12 @@ from .errors import (
     problems_at,
     rules_from_json,
 )
+from ..scoring.arrange import best_arrangement
+from ..scoring.cards import Card, CardError
+from ..scoring.errors import HandError
+from ..scoring.layoffs import Layoff
+from ..scoring.settle import HandResult, settle_gin_hand
+from . import bp
 
 T = TypeVar("T")
 

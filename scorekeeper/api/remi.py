@@ -12,11 +12,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from ..scoring.cards import Card
-from ..scoring.remi import RemiError, RemiPlayerInput, RemiPlayerResult, settle_remi_deal
-from ..scoring.rules import Rules
-from . import bp
-from .errors import (
+from ..jsonbody import (
     ApiError,
     card_from_json,
     cards_from_json,
@@ -26,6 +22,10 @@ from .errors import (
     object_at,
     rules_from_json,
 )
+from ..scoring.cards import Card
+from ..scoring.remi import RemiError, RemiPlayerInput, RemiPlayerResult, settle_remi_deal
+from ..scoring.rules import Rules
+from . import bp
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_COMBINATIONS = 16  # more than one player ever holds cards

@@ -17,8 +17,6 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from ..models import new_token
-
 NAME_MAX = 40
 
 
@@ -207,44 +205,6 @@ class VersionForm(FlaskForm):
     """A button-only change (undo, delete) that names the sheet version it was drawn from."""
 
     version = HiddenField()
-
-
-class HandMeta(FlaskForm):
-    """What every hand form carries: the sheet version it was drawn from and its token."""
-
-    version = HiddenField()
-    token = HiddenField()
-
-    def fresh(self) -> None:
-        """Give a newly drawn form its own idempotency token."""
-        if not self.token.data:
-            self.token.data = new_token()
-
-
-class QuickHandForm(HandMeta):
-    """A hand in a few taps: outcome, who went out, two numbers."""
-
-    outcome = RadioField(
-        _l("Outcome"),
-        choices=_choices(
-            [
-                ("knock", _l("Knock")),
-                ("gin", _l("Gin")),
-                ("big_gin", _l("Big gin")),
-                ("dead", _l("Dead hand")),
-            ]
-        ),
-        default="knock",
-        validators=[InputRequired()],
-    )
-    knocker = RadioField(_l("Who went out"), choices=[], validators=[Optional()])
-    knocker_deadwood = IntegerField(
-        _l("Knocker's deadwood"), validators=[Optional(), NumberRange(0, 200)]
-    )
-    defender_deadwood = IntegerField(
-        _l("Defender's deadwood after layoffs"), validators=[Optional(), NumberRange(0, 200)]
-    )
-    upcard = StringField(_l("Upcard"), validators=[Optional(), Length(max=10)])
 
 
 class PinForm(FlaskForm):

@@ -116,7 +116,7 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
     mode = request.args.get("mode") or stored.get("mode", "quick")
     cards = mode == "cards" and variant.card_mode
     played = variant.sheet(game)
-    form = variant.card_form(game, played) if cards else variant.quick_form(game, played)
+    form = (variant.card_form if cards else variant.quick_form)(game, played, number)
     status = 200
     if request.method == "GET":
         (variant.fill_cards if cards else variant.fill_quick)(form, stored)

@@ -11,13 +11,13 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
+from ..handentry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game
 from ..scoring import RulesError, rules_from_spec
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
 from .common import load
-from .entry import show_problems
 from .forms import EmptyForm, NewGameForm
 
 

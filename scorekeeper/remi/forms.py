@@ -7,7 +7,6 @@ deal; a typed block without a name is called "Player N". The engine's problems
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from flask_babel import gettext as _
@@ -20,51 +19,16 @@ from wtforms import (
     RadioField,
     SelectChoice,
     StringField,
-    TextAreaField,
 )
-from wtforms.validators import Length, StopValidation
+from wtforms.validators import Length
 
-from ..handforms import MAX_TEXT, CardsField, OneCardField
+from ..handforms import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField
 from ..i18n import say
-from ..scoring import Card, CardError, parse_cards, rules_from_spec
+from ..scoring import rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
 
 SEATS = 4
-STOCK_RAN_OUT = "none"
 MAX_NAME = 40
-_GROUP_SEPARATORS = re.compile(r"[\n;|]+")
-
-
-class CombinationsField(TextAreaField):
-    """Combinations put down, one a line (or separated by ``;``). Parsed into ``groups``."""
-
-    def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
-        super().__init__(label, validators, **kwargs)
-        self.groups: list[list[Card]] = []
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        self.data = str(valuelist[0]) if valuelist else ""
-
-    def pre_validate(self, form: Any) -> None:
-        self.groups = []
-        text = self.data or ""
-        if len(text) > MAX_TEXT:
-            raise StopValidation(_("That is too long for one player's cards."))
-        pieces = [piece.strip() for piece in _GROUP_SEPARATORS.split(text) if piece.strip()]
-        for number, piece in enumerate(pieces, start=1):
-            try:
-                self.groups.append(parse_cards(piece))
-            except CardError as exc:
-                self.errors.extend(
-                    _("Combination %(number)d: %(problem)s", number=number, problem=say(problem))
-                    for problem in exc.problems
-                )
-
-
-class DiscardField(OneCardField):
-    """The one card the player who went out discarded. Parsed into ``card``."""
-
-    one_card = _l("The final discard is one card.")
 
 
 class PlayerForm(Form):

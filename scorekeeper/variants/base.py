@@ -80,8 +80,9 @@ class Variant:
         raise NotImplementedError
 
     # --- entering -------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any) -> FlaskForm:
-        """The quick-entry form, bound to the request, with its choices filled in."""
+    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
+        """The quick-entry form, bound to the request, with its choices filled in;
+        ``number`` is the hand being corrected (``None``: the next hand)."""
         raise NotImplementedError
 
     def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
@@ -92,8 +93,8 @@ class Variant:
         """Prefill a quick form from stored inputs (correcting a hand)."""
         raise NotImplementedError
 
-    def card_form(self, game: Game, sheet: Any) -> FlaskForm:
-        """The card-entry form (only when ``card_mode``)."""
+    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
+        """The card-entry form (only when ``card_mode``); ``number`` as for ``quick_form``."""
         raise NotImplementedError
 
     def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:

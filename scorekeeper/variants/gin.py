@@ -9,7 +9,18 @@ from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
-from ..api.errors import (
+from ..handentry import (
+    QUICK_FIELDS,
+    card_inputs,
+    fill_cards,
+    fill_quick,
+    quick_inputs,
+    seat_choices,
+    show_problems,
+)
+from ..handforms import GinCardsForm, QuickHandForm
+from ..hands import ScoredHand, score_hand
+from ..jsonbody import (
     ApiError,
     card_from_json,
     cards_from_json,
@@ -20,18 +31,6 @@ from ..api.errors import (
     object_at,
     problems_at,
 )
-from ..games.entry import (
-    QUICK_FIELDS,
-    card_inputs,
-    fill_cards,
-    fill_quick,
-    quick_inputs,
-    seat_choices,
-    show_problems,
-)
-from ..games.forms import QuickHandForm
-from ..handforms import GinCardsForm
-from ..hands import ScoredHand, score_hand
 from ..models import Game, new_token
 from ..scoring import HandError, Rules
 from ..sheets import game_rules, gin_sheet
@@ -95,7 +94,7 @@ class GinVariant(Variant):
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
         score_hand(game_rules(game), inputs)
 
-    def quick_form(self, game: Game, sheet: Any) -> QuickHandForm:
+    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> QuickHandForm:
         """Outcome, who went out, two deadwood counts (and the upcard in Oklahoma)."""
         form: QuickHandForm = prepare(QuickHandForm(), game)
         return form
@@ -116,7 +115,7 @@ class GinVariant(Variant):
         """Prefill from a stored hand."""
         fill_quick(form, inputs)
 
-    def card_form(self, game: Game, sheet: Any) -> CardHandForm:
+    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> CardHandForm:
         """Both hands' cards, optional melds and layoffs, who knocked."""
         form: CardHandForm = prepare(CardHandForm(), game)
         return form

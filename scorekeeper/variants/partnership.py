@@ -19,8 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice
 
-from ..api.errors import ApiError, fail, list_at, object_at
-from ..games.entry import (
+from ..handentry import (
     QUICK_FIELDS,
     fill_cards,
     fill_quick,
@@ -28,8 +27,9 @@ from ..games.entry import (
     seat_choices,
     show_problems,
 )
-from ..games.entry import card_inputs as table_card_inputs
+from ..handentry import card_inputs as table_card_inputs
 from ..hands import ScoredHand, score_hand
+from ..jsonbody import ApiError, fail, list_at, object_at
 from ..models import Game, new_token
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -103,9 +103,11 @@ def partnership_sheet(game: Game) -> PartnershipSheet:
     return PartnershipSheet(rules, tuple(game.players), tuple(deals), played)
 
 
-def _prepare(form: Any, game: Game, sheet: PartnershipSheet, *, dead: bool = False) -> Any:
+def _prepare(
+    form: Any, game: Game, sheet: PartnershipSheet, number: int | None, *, dead: bool = False
+) -> Any:
     """Name each table's players for this deal's pairing; version and token."""
-    pairs = sheet.pairing(hand_number(game))
+    pairs = sheet.pairing(hand_number(game, number))
     for table, pair in zip(form.tables(), pairs, strict=True):
         choices = seat_choices(sheet.players[seat] for seat in pair)
         if dead:
@@ -160,9 +162,9 @@ class PartnershipVariant(Variant):
             raise HandError(problems)
 
     # --- quick ----------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any) -> DealQuickForm:
+    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> DealQuickForm:
         """Both tables' outcome, who went out and deadwood, on one page."""
-        form: DealQuickForm = _prepare(DealQuickForm(), game, sheet)
+        form: DealQuickForm = _prepare(DealQuickForm(), game, sheet, number)
         return form
 
     def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
@@ -190,9 +192,9 @@ class PartnershipVariant(Variant):
             fill_quick(table, stored)
 
     # --- cards ----------------------------------------------------------------------
-    def card_form(self, game: Game, sheet: Any) -> DealCardsForm:
+    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> DealCardsForm:
         """Both tables' cards on one page; a table may be a dead hand."""
-        form: DealCardsForm = _prepare(DealCardsForm(), game, sheet, dead=True)
+        form: DealCardsForm = _prepare(DealCardsForm(), game, sheet, number, dead=True)
         return form
 
     def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """Forms of partnership gin: one deal is two tables, each an ordinary gin hand.
 
 Each table is a sub-form (``FormField``) of the deal's form, so its fields are named
-``a-outcome``, ``b-knocker_cards`` … and the gin helpers (``games.entry``) work on it
+``a-outcome``, ``b-knocker_cards`` … and the gin helpers (``handentry``) work on it
 unchanged. Only the deal's form carries the CSRF token, version and idempotency token.
 """
 
@@ -13,8 +13,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import FormField, RadioField
 from wtforms.validators import InputRequired
 
-from ..games.forms import HandMeta, QuickHandForm
-from ..handforms import GinCardsForm
+from ..handforms import GinCardsForm, HandMeta, QuickHandForm
 
 DEAD = "dead"
 

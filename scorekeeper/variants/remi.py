@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
 
-from ..api.errors import (
+from ..jsonbody import (
     ApiError,
     card_from_json,
     cards_from_json,
@@ -230,7 +230,7 @@ class RemiVariant(Variant):
         score_deal(game_rules(game), game.players, inputs)
 
     # --- the pages ------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any) -> RemiQuickForm:
+    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiQuickForm:
         """Each player's plus and minus, who went out and the value of his discard."""
         form = RemiQuickForm()
         _ready(form, game)
@@ -248,7 +248,7 @@ class RemiVariant(Variant):
         """Prefill from a stored deal."""
         form.fill(inputs)
 
-    def card_form(self, game: Game, sheet: Any) -> RemiCardForm:
+    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiCardForm:
         """Every player's table combinations and hand, who went out, the final discard."""
         form = RemiCardForm()
         _ready(form, game)

@@ -1,7 +1,7 @@
 """The forms of a Remi game's deal: quick (each player's plus and minus) and with cards.
 
 Both carry four player blocks; the page shows as many as the game has players. The
-card form reuses the Remi checker's fields (``remi/forms.py``): combinations one a
+card form reuses the Remi checker's fields (``handforms.py``): combinations one a
 line, cards in hand, the final discard. Every field keeps what was typed; the engine's
 problems (``players.1.table.0``) are put back at the field of the player they are about.
 """
@@ -16,10 +16,8 @@ from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, Form, FormField, IntegerField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from ..games.forms import HandMeta
-from ..handforms import CardsField
+from ..handforms import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField, HandMeta
 from ..i18n import say
-from ..remi.forms import STOCK_RAN_OUT, CombinationsField, DiscardField
 
 SEATS = 4
 POINTS_MAX = 1000

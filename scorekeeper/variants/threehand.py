@@ -17,13 +17,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from flask import request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
-from ..api.errors import fail, problems_at
-from ..games.forms import QuickHandForm
+from ..handforms import QuickHandForm
 from ..hands import ScoredHand, score_hand
+from ..jsonbody import fail, problems_at
 from ..models import Game
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -82,10 +81,9 @@ def three_hand_sheet(game: Game) -> ThreeHandSheet:
     return ThreeHandSheet(rules, tuple(game.players), hands, played)
 
 
-def hand_number(game: Game) -> int:
+def hand_number(game: Game, number: int | None) -> int:
     """The hand a form is for: the one being corrected, else the next one."""
-    number = (request.view_args or {}).get("number")
-    return number if isinstance(number, int) else len(game.hands) + 1
+    return number if number is not None else len(game.hands) + 1
 
 
 class ThreeHandVariant(GinVariant):
@@ -135,15 +133,15 @@ class ThreeHandVariant(GinVariant):
         if scored.result.outcome is not Outcome.DEAD and inputs.get("knocker") not in (0, 1):
             raise HandError([Problem("knocker", _("Only the box or the captain can go out."))])
 
-    def quick_form(self, game: Game, sheet: Any) -> QuickHandForm:
+    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> QuickHandForm:
         """The gin quick form; "who went out" names this hand's box and captain."""
-        labels = sheet.role_labels(hand_number(game))
+        labels = sheet.role_labels(hand_number(game, number))
         form: QuickHandForm = prepare(QuickHandForm(), game, labels)
         return form
 
-    def card_form(self, game: Game, sheet: Any) -> CardHandForm:
+    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> CardHandForm:
         """The gin card form; "who knocked" names this hand's box and captain."""
-        labels = sheet.role_labels(hand_number(game))
+        labels = sheet.role_labels(hand_number(game, number))
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
 

@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
-from ..hands import canonical_cards
-from ..i18n import say
-from .forms import QuickHandForm
+from .handforms import QuickHandForm
+from .hands import canonical_cards
+from .i18n import say
 
 
 def seat_choices(players: Iterable[str]) -> list[SelectChoice]:

@@ -1,8 +1,10 @@
-"""Shared JSON API helpers: reading a request body, cards and rules, and the 422 errors.
+"""Reading JSON API bodies: the request's object, cards and rules, and the 422 errors.
 
 Every problem is reported as ``{"where": "<field path>", "message": "..."}``; bodies
 that are not JSON, have the wrong shape or hold wrongly typed values are a 422, never a
 500. ``where`` is a dotted path into the request body (``defender.layoffs[1].meld``).
+The API blueprint (``api/__init__.py``) turns an ``ApiError`` into that answer; the
+variants raise it when they read a hand's body, so it lives below both.
 """
 
 from __future__ import annotations
@@ -11,12 +13,11 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from flask import Response, jsonify, request
+from flask import request
 
-from ..scoring.cards import Card, CardError, parse_cards
-from ..scoring.melds import Meld
-from ..scoring.rules import Rules, RulesError, rules_from_spec
-from . import bp
+from .scoring.cards import Card, CardError, parse_cards
+from .scoring.melds import Meld
+from .scoring.rules import Rules, RulesError, rules_from_spec
 
 # More strings than any deal holds (a string may carry several cards): refuse early.
 MAX_CARD_ITEMS = 60
@@ -35,14 +36,6 @@ class ApiError(Exception):
 def fail(where: str, message: str) -> NoReturn:
     """Refuse the request with one problem at ``where``."""
     raise ApiError([(where, message)])
-
-
-def _handle_api_error(exc: ApiError) -> tuple[Response, int]:
-    errors = [{"where": where, "message": message} for where, message in exc.problems]
-    return jsonify(errors=errors), exc.status
-
-
-bp.register_error_handler(ApiError, _handle_api_error)
 
 
 def _reject_constant(name: str) -> NoReturn:

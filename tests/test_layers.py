@@ -1,0 +1,164 @@
+"""The package's layers import one way (README, "Layout").
+
+From the bottom: ``scoring/`` (the rules, stdlib only); the shared pieces (database,
+models, hands, sheets, i18n, security, the hand forms and entry helpers, the JSON body
+readers); ``variants/`` (what each kind of game knows); the pages and the API; the app
+factory. A module may import its own layer or a lower one, never a higher one, at the
+top of the file or inside a function. Read from the source (AST), so a lazy import
+counts as much as one at the top.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
+
+SCORING = 0
+SHARED = 1
+VARIANTS = 2
+PAGES = 3
+APP = 4
+
+# The top-level pieces of the package and their layer (a folder or a module).
+LAYERS = {
+    "scoring": SCORING,
+    "db": SHARED,
+    "models": SHARED,
+    "hands": SHARED,
+    "sheets": SHARED,
+    "i18n": SHARED,
+    "security": SHARED,
+    "handforms": SHARED,
+    "handentry": SHARED,
+    "jsonbody": SHARED,
+    "variants": VARIANTS,
+    "games": PAGES,
+    "api": PAGES,
+    "pdf": PAGES,
+    "backup": PAGES,
+    "checker": PAGES,
+    "remi": PAGES,
+    "cli": APP,
+    "migrations": APP,
+    "__init__": APP,
+    "__main__": APP,
+}
+
+
+def modules() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def piece_of(path: Path) -> str:
+    """The top-level piece a file belongs to: ``games`` for ``games/views.py``."""
+    parts = path.relative_to(PACKAGE).parts
+    return parts[0] if len(parts) > 1 else path.stem
+
+
+def module_name(path: Path) -> list[str]:
+    parts = ["scorekeeper", *path.relative_to(PACKAGE).with_suffix("").parts]
+    return parts[:-1] if parts[-1] == "__init__" else parts
+
+
+def imported(path: Path, source: str | None = None) -> list[tuple[int, str]]:
+    """(line, absolute dotted name) of everything ``path`` (or ``source`` as if it were
+    that file) imports."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    tree = ast.parse(text, str(path))
+    package = module_name(path)
+    if path.name != "__init__.py":
+        package = package[:-1]
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            # ``from .. import games`` imports the piece ``games``, not the app factory:
+            # count the names (which may be modules) and, given, the module itself.
+            if node.module:
+                found.append((node.lineno, name))
+            found += [(node.lineno, f"{name}.{alias.name}") for alias in node.names]
+    return found
+
+
+def target_piece(name: str) -> str | None:
+    """The package piece an absolute import names, or ``None`` outside the package."""
+    parts = name.split(".")
+    if parts[0] != "scorekeeper":
+        return None
+    if len(parts) == 1:
+        return "__init__"
+    return parts[1] if parts[1] in LAYERS else None
+
+
+def test_every_piece_has_a_layer() -> None:
+    pieces = {piece_of(path) for path in modules()}
+    assert pieces - set(LAYERS) == set()
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_imports_a_higher_layer(path: Path) -> None:
+    own = piece_of(path)
+    upward = []
+    for line, name in imported(path):
+        piece = target_piece(name)
+        if piece is not None and piece != own and LAYERS[piece] > LAYERS[own]:
+            upward.append(f"line {line}: {name}")
+    assert upward == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in modules() if piece_of(p) == "scoring"],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_scoring_imports_only_itself_and_the_standard_library(path: Path) -> None:
+    outside = [
+        f"line {line}: {name}"
+        for line, name in imported(path)
+        if not name.startswith("scorekeeper.scoring")
+        and name.split(".")[0] not in sys.stdlib_module_names
+        and name.split(".")[0] != "__future__"
+    ]
+    assert outside == []
+
+
+def test_the_pieces_import_each_other_without_a_circle() -> None:
+    edges: dict[str, set[str]] = {piece: set() for piece in LAYERS}
+    for path in modules():
+        own = piece_of(path)
+        for _line, name in imported(path):
+            piece = target_piece(name)
+            if piece is not None and piece != own:
+                edges[own].add(piece)
+    done: set[str] = set()
+
+    def visit(piece: str, trail: tuple[str, ...]) -> None:
+        assert piece not in trail, " -> ".join((*trail, piece))
+        if piece in done:
+            return
+        for after in sorted(edges[piece]):
+            visit(after, (*trail, piece))
+        done.add(piece)
+
+    for piece in sorted(edges):
+        visit(piece, ())
+
+
+def test_the_checks_see_an_upward_import() -> None:
+    """The walk finds relative and lazy imports: the old circle, as it was written."""
+    source = "def f():\n    from ..api.errors import fail\n    from .. import games\n"
+    names = [name for _line, name in imported(PACKAGE / "variants" / "gin.py", source)]
+    assert names == ["scorekeeper.api.errors", "scorekeeper.api.errors.fail", "scorekeeper.games"]
+    assert [target_piece(name) for name in names] == ["api", "api", "games"]
+    assert LAYERS["api"] > LAYERS["variants"]
