@@ -32,20 +32,21 @@ system-deps:
 	  else echo "missing Debian packages (install them as root):$$missing"; fi; \
 	fi
 
+# Migrates, then runs gunicorn: threaded workers (scorekeeper/cli.py has the flags).
 run: $(STAMP) system-deps catalogs
-	$(VENV)/bin/flask --app scorekeeper migrate
-	$(VENV)/bin/gunicorn --bind=$(HOST):$(PORT) --workers=$(WORKERS) --threads=8 \
-	  --worker-class=gthread --access-logfile=- 'scorekeeper:create_app()'
+	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) --workers=$(WORKERS)
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
 # The whole suite on SQLite, then again on PostgreSQL (the engine's own tests need no
-# database and run once).
+# database and run once, and so does tests/test_wheel.py: it builds the wheel, installs
+# it alone in a new virtual environment and starts it).
 test: $(STAMP) system-deps catalogs lint
 	$(PY) -m pytest -q
-	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q tests --ignore=tests/scoring
+	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q tests --ignore=tests/scoring \
+	  --ignore=tests/test_wheel.py
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

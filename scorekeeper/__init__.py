@@ -14,19 +14,20 @@ from flask import Flask
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: defaults, then ``instance/config.py``, then ``test_config``."""
-    app = Flask(__name__, instance_relative_config=True)
+    """Build the app. Settings: defaults, then ``config.py`` in the instance folder,
+    then the environment (``SCOREKEEPER_*``), then ``test_config`` (tests skip the
+    instance's ``config.py``)."""
+    app = Flask(__name__, instance_path=str(instance_path()), instance_relative_config=True)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
-        DATABASE_URL=os.environ.get("SCOREKEEPER_DATABASE_URL")
-        or f"sqlite:///{instance / 'scorekeeper.sqlite'}",
+        DATABASE_URL=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
         # A hand with every card typed is a few hundred bytes; a whole-game import a
         # few hundred kilobytes. Anything larger is refused with 413.
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
-        SESSION_COOKIE_SECURE=os.environ.get("SCOREKEEPER_SECURE_COOKIES") == "1",
+        SESSION_COOKIE_SECURE=False,
         WTF_CSRF_TIME_LIMIT=None,  # a hand can take longer to play than an hour
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
@@ -34,7 +35,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
-    else:
+    app.config.from_mapping(_environment())
+    if test_config is not None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(instance)
@@ -60,6 +62,35 @@ def _register_blueprints(app: Flask) -> None:
 
     for blueprint in (games_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp):
         app.register_blueprint(blueprint)
+
+
+def instance_path() -> Path:
+    """Where the install's own files live (SQLite database, secret key, ``config.py``).
+
+    ``SCOREKEEPER_INSTANCE_PATH`` when set; in a source checkout ``instance/`` next to
+    the package; for an installed package ``$XDG_DATA_HOME/scorekeeper`` (by default
+    ``~/.local/share/scorekeeper``).
+    """
+    configured = os.environ.get("SCOREKEEPER_INSTANCE_PATH")
+    if configured:
+        return Path(configured).expanduser().resolve()
+    checkout = Path(__file__).resolve().parent.parent
+    if (checkout / "pyproject.toml").is_file():
+        return checkout / "instance"
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data).expanduser().resolve() / "scorekeeper"
+
+
+def _environment() -> dict[str, Any]:
+    """The settings the environment gives; they win over ``config.py``."""
+    found: dict[str, Any] = {}
+    url = os.environ.get("SCOREKEEPER_DATABASE_URL")
+    if url:
+        found["DATABASE_URL"] = url
+    secure = os.environ.get("SCOREKEEPER_SECURE_COOKIES")
+    if secure is not None:
+        found["SESSION_COOKIE_SECURE"] = secure == "1"
+    return found
 
 
 def _instance_secret_key(instance: Path) -> str:

@@ -20,7 +20,7 @@ from sqlalchemy import DateTime, Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 
-MIGRATIONS = Path(__file__).parent.parent / "migrations"
+MIGRATIONS = Path(__file__).parent / "migrations"
 
 
 class Base(DeclarativeBase):

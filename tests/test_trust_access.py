@@ -255,7 +255,7 @@ def test_the_secret_key_is_generated_into_the_instance_folder(tmp_path: Path) ->
 def test_the_factory_uses_the_instance_key(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                            database_url: str) -> None:
     instance = tmp_path / "instance"
-    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(instance))
+    monkeypatch.setenv("SCOREKEEPER_INSTANCE_PATH", str(instance))
     app = scorekeeper.create_app({"TESTING": True, "DATABASE_URL": database_url})
     try:
         key = app.config["SECRET_KEY"]

@@ -9,7 +9,10 @@ from scorekeeper import models  # noqa: F401 - registers the tables on Base.meta
 from scorekeeper.db import Base, make_engine
 
 config = context.config
-engine = config.attributes.get("engine") or make_engine(config.get_main_option("sqlalchemy.url"))
+# The app hands over its engine; the command line (``alembic -c ...``) names a URL.
+engine = config.attributes.get("engine") or make_engine(
+    config.get_main_option("sqlalchemy.url", "sqlite:///instance/scorekeeper.sqlite")
+)
 
 with engine.connect() as connection:
     if connection.dialect.name == "postgresql":

@@ -1,0 +1,90 @@
+"""The ``scorekeeper`` command of an installed package (``pip install``/``pipx install``).
+
+``scorekeeper serve`` migrates the database, then runs gunicorn as ``make run`` does;
+``migrate``, ``export`` and ``import`` are the app's own commands (the same ones as
+``flask --app scorekeeper ...``). ``--instance DIR`` (or ``SCOREKEEPER_INSTANCE_PATH``)
+says where the SQLite database, the secret key and ``config.py`` live.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Any
+
+import click
+from flask.cli import FlaskGroup, ScriptInfo, pass_script_info
+
+from . import create_app
+
+THREADS = 8  # per worker process
+
+
+def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
+    """The gunicorn command line, after the program name: threaded workers, access log
+    on standard output, the app from ``create_app()``."""
+    return [
+        f"--bind={host}:{port}",
+        f"--workers={workers}",
+        f"--threads={THREADS}",
+        "--worker-class=gthread",
+        "--access-logfile=-",
+        "scorekeeper:create_app()",
+    ]
+
+
+def _instance(_ctx: click.Context, _param: click.Parameter, value: str | None) -> None:
+    # Before any command builds the app, and inherited by gunicorn's workers.
+    if value:
+        os.environ["SCOREKEEPER_INSTANCE_PATH"] = os.path.abspath(os.path.expanduser(value))
+
+
+@click.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
+@click.option("--port", default=5000, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--workers", default=2, show_default=True, type=click.IntRange(1), help="Worker processes."
+)
+@pass_script_info
+def serve_command(info: ScriptInfo, host: str, port: int, workers: int) -> None:
+    """Bring the database up to date, then serve the app with gunicorn."""
+    from .db import upgrade
+
+    app = info.load_app()
+    engine = app.extensions["scorekeeper.engine"]
+    upgrade(engine)
+    engine.dispose()
+    click.echo(f"database is up to date; serving on http://{host}:{port}", err=True)
+    argv = [sys.executable, "-m", "gunicorn", *gunicorn_args(host, port, workers)]
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execv(sys.executable, argv)
+
+
+class ScorekeeperGroup(FlaskGroup):
+    """Flask's command group on ``create_app`` without the development commands."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(
+            create_app=create_app,
+            add_default_commands=False,
+            load_dotenv=False,
+            set_debug_flag=False,
+            **kwargs,
+        )
+        self.params.append(
+            click.Option(
+                ["--instance"],
+                metavar="DIR",
+                expose_value=False,
+                is_eager=True,
+                callback=_instance,
+                help="Folder of the SQLite database, secret key and config.py (default: "
+                "SCOREKEEPER_INSTANCE_PATH, else instance/ of a source checkout, else "
+                "$XDG_DATA_HOME/scorekeeper, i.e. ~/.local/share/scorekeeper).",
+            )
+        )
+        self.add_command(serve_command)
+
+
+main = ScorekeeperGroup(name="scorekeeper", help="Score sheets for a real card table.")
