@@ -65,7 +65,8 @@ def _changed(game_id: str) -> str:
         .limit(1)
     ).first()
     if change is None:
-        return _("The sheet changed on another phone.")
+        alone: str = _("The sheet changed on another phone.")
+        return alone
     n = change.hand_number
     words = {
         "add": _("hand %(n)s added", n=n),
@@ -74,4 +75,5 @@ def _changed(game_id: str) -> str:
         "undo": _("hand %(n)s undone", n=n),
     }
     what = words.get(change.action, words["edit"])
-    return _("The sheet changed on another phone: %(what)s.", what=what)
+    sentence: str = _("The sheet changed on another phone: %(what)s.", what=what)
+    return sentence
