@@ -41,7 +41,11 @@ KINDS: dict[str, tuple[list[str], dict[str, Any], str]] = {
         {
             "went_out": 0,
             "discard_value": 5,
-            "players": [{"plus": 20, "minus": 0}, {"plus": 15, "minus": 35}, {"plus": 0, "minus": 10}],
+            "players": [
+                {"plus": 20, "minus": 0},
+                {"plus": 15, "minus": 35},
+                {"plus": 0, "minus": 10},
+            ],
         },
         "+70",
     ),
@@ -69,7 +73,8 @@ def create(live_url: str, variant: str, players: list[str], rules: Any = None) -
 
 def save(live_url: str, game: dict[str, Any], hand: dict[str, Any]) -> float:
     """Save a hand through the API; the moment the answer came back."""
-    call(f"{live_url}/api/v1/games/{game['id']}/hands", hand, **{"X-Edit-Secret": game["edit_secret"]})
+    url = f"{live_url}/api/v1/games/{game['id']}/hands"
+    call(url, hand, **{"X-Edit-Secret": game["edit_secret"]})
     return time.monotonic()
 
 
