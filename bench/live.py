@@ -350,8 +350,8 @@ def report(opts: argparse.Namespace, games: list[dict[str, Any]], quiet: Run, bu
           f"{opts.tables} tables saving a hand every {opts.pace:g} s, {how}; gunicorn "
           f"{opts.workers} gthread workers × {opts.threads} threads on {db}; "
           f"{opts.seconds:g} s a phase; {os.cpu_count()} CPUs")
-    for label, run in (("without watchers", quiet), ("with watchers:   ", busy)):
-        print(f"  hands {label}: {len(run.saves)}, p50 {ms(run.saves, .5)}, "
+    for label, run in (("without watchers", quiet), ("with watchers", busy)):
+        print(f"  hands {label + ':':<17} {len(run.saves)}, p50 {ms(run.saves, .5)}, "
               f"p99 {ms(run.saves, .99)}")
     ratio = percentile(busy.saves, .99) / percentile(quiet.saves, .99)
     print(f"  hand p99 with / without watchers: {ratio:.1f}× (aim ≤ 2×)")
