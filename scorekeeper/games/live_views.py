@@ -25,7 +25,7 @@ from typing import Any, cast
 from flask import Flask, abort, current_app, jsonify, request
 from flask.blueprints import BlueprintSetupState
 from flask_babel import gettext as _
-from sqlalchemy import Engine, select
+from sqlalchemy import Engine, event, select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
@@ -42,9 +42,30 @@ READER = "scorekeeper.live_reader"
 
 
 def version_reader(engine: Engine) -> Callable[[str], int | None]:
-    """A function reading a game's version (``None``: no such game), for any thread."""
+    """A function reading a game's version (``None``: no such game), for any thread.
+
+    Each thread keeps a connection of its own in autocommit mode, so a poll is one
+    round trip to the database: no pool checkout, ping, BEGIN or ROLLBACK around it,
+    and (SQLite) none of the turn-taking of ``db.py``.
+    """
     database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:":
+    if engine.dialect.name == "sqlite" and database and database != ":memory:":
+        path = database
+
+        def connect() -> Any:
+            return sqlite3.connect(path, timeout=30, isolation_level=None)
+
+        query = "SELECT version FROM games WHERE id = ?"
+    elif engine.dialect.driver == "psycopg":
+        import psycopg
+
+        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+
+        def connect() -> Any:
+            return psycopg.connect(conninfo, autocommit=True)
+
+        query = "SELECT version FROM games WHERE id = %s"
+    else:
 
         def read_pooled(game_id: str) -> int | None:
             with engine.connect() as conn:
@@ -53,16 +74,39 @@ def version_reader(engine: Engine) -> Callable[[str], int | None]:
 
         return read_pooled
     local = threading.local()
+    opened: list[Any] = []
+    lock = threading.Lock()
 
-    def read_sqlite(game_id: str) -> int | None:
-        conn = getattr(local, "conn", None)
-        if conn is None:
-            # Autocommit: each SELECT is its own read of the latest commit.
-            conn = local.conn = sqlite3.connect(database, timeout=30, isolation_level=None)
-        row = conn.execute("SELECT version FROM games WHERE id = ?", (game_id,)).fetchone()
-        return None if row is None else int(row[0])
+    @event.listens_for(engine, "engine_disposed")
+    def _close_all(_engine: Engine) -> None:
+        with lock:
+            for conn in opened:
+                conn.close()
+            opened.clear()
 
-    return read_sqlite
+    def read(game_id: str) -> int | None:
+        for attempt in (1, 2):
+            conn = getattr(local, "conn", None)
+            if conn is None:
+                conn = local.conn = connect()
+                with lock:
+                    opened.append(conn)
+            try:
+                row = conn.execute(query, (game_id,)).fetchone()
+            except Exception:
+                # A connection the server closed (a restart): once more on a new one.
+                local.conn = None
+                conn.close()
+                with lock:
+                    if conn in opened:
+                        opened.remove(conn)
+                if attempt == 2:
+                    raise
+                continue
+            return None if row is None else int(row[0])
+        return None  # not reached
+
+    return read
 
 
 @bp.record_once
