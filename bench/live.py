@@ -146,9 +146,18 @@ class Run:
 
 def request(conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None,
             headers: dict[str, str] | None = None) -> tuple[int, bytes]:
-    conn.request(method, path, body=body, headers=headers or {})
-    response = conn.getresponse()
-    return response.status, response.read()
+    """One request; like a browser, once more on a new connection when the server had
+    closed the kept-alive one (gunicorn closes them after 2 s idle)."""
+    for attempt in (1, 2):
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        except (ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected):
+            conn.close()
+            if attempt == 2 or method != "GET":
+                raise
+    raise AssertionError("not reached")
 
 
 def table(port: int, game: dict[str, Any], pace: float, stop: threading.Event, run: Run) -> None:

@@ -53,7 +53,7 @@ def version_reader(engine: Engine) -> Callable[[str], int | None]:
         path = database
 
         def connect() -> Any:
-            return sqlite3.connect(path, timeout=30, isolation_level=None)
+            return sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
 
         query = "SELECT version FROM games WHERE id = ?"
     elif engine.dialect.driver == "psycopg":

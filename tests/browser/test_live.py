@@ -144,13 +144,18 @@ def test_a_correction_and_an_undo_show_on_the_other_phone(
     expect(watcher.locator("#hand-1")).to_have_class("live-new")
     watcher.shot("1-corrected")
 
-    # The undo: the sheet is empty again on both phones.
+    # The undo: the sheet is empty again on both phones; the page of hand 1 says why.
+    hand = watcher.context.new_page()
+    opened(hand, f"{live_url}/g/{game['id']}/hands/1")
     keeper.get_by_role("button", name="Undo hand 1").click()
     expect(keeper.locator("#hand-1")).to_have_count(0)
     expect(watcher.locator("#hand-1")).to_have_count(0, timeout=SOON)
     expect(watcher.locator("#sheet tbody td")).to_have_text("No hands yet.")
     expect(history.locator(".history li").first).to_contain_text("hand 1 undone", timeout=SOON)
-    assert not_reloaded(watcher) and not_reloaded(history)
+    expect(hand.locator("main > [data-live-notice]")).to_have_text(
+        "The sheet changed on another phone: hand 1 undone.", timeout=SOON
+    )
+    assert not_reloaded(watcher) and not_reloaded(history) and not_reloaded(hand)
 
 
 def test_the_end_of_the_game_shows_and_the_form_goes(
