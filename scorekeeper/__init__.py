@@ -55,7 +55,7 @@ def _register_blueprints(app: Flask) -> None:
     from .api import games, gin, remi  # noqa: F401 - their routes register on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
-    from .games import admin_views, sheet_views, views  # noqa: F401 - routes on games_bp
+    from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp
     from .games import bp as games_bp
     from .pdf import bp as pdf_bp
     from .remi import bp as remi_bp

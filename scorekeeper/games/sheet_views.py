@@ -14,6 +14,7 @@ from ..variants import Variant
 from . import access, bp, service
 from .common import by, for_method, load, locked, save_edit, save_new, to_sheet, version_of
 from .forms import EmptyForm, VersionForm
+from .live_views import live_fetch
 
 
 @bp.get("/g/<game_id>")
@@ -28,7 +29,8 @@ def sheet(game_id: str) -> Response:
         flash(
             _("That edit link is not right; you can watch this game but not change it."), "warning"
         )
-    access.remember(game)
+    if not live_fetch():
+        access.remember(game)
     played = variant.sheet(game)
     return _render_sheet(game, variant, played, variant.quick_form(game, played))
 

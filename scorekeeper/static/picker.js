@@ -9,138 +9,145 @@
 (function () {
   "use strict";
 
-  var box = document.querySelector("[data-picker]");
-  var fields = Array.prototype.slice.call(document.querySelectorAll("[data-cards]"));
-  if (!box || !fields.length) {
-    return;
-  }
-  var buttons = Array.prototype.slice.call(box.querySelectorAll("button[data-card]"));
-  var targetName = box.querySelector("[data-picker-target]");
-  var meldButton = box.querySelector("[data-picker-action=meld]");
-  var clearButton = box.querySelector("[data-picker-action=clear]");
-  var SUITS = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
-  var TOKEN = /[^\s,;|]+/g;
-  var target = null;
+  start();
+  // The live sheet (live.js) may swap the card form for a newer one: set that one up.
+  document.addEventListener("scorekeeper:live", start);
 
-  /* A token in any notation (7h, 10♦, TD) as its canonical code, or null. */
-  function canonical(token) {
-    var t = token.replace(/[\uFE0E\uFE0F]/g, "").toUpperCase();
-    var suit = t.slice(-1);
-    var rank = t.slice(0, -1);
-    suit = SUITS[suit] || suit;
-    if (rank === "10") {
-      rank = "T";
-    }
-    if (!/^[A2-9TJQK]$/.test(rank) || !/^[SHDC]$/.test(suit)) {
-      return null;
-    }
-    return rank + suit;
-  }
-
-  function codesIn(text) {
-    var codes = {};
-    (text.match(TOKEN) || []).forEach(function (token) {
-      var code = canonical(token);
-      if (code) {
-        codes[code] = true;
-      }
-    });
-    return codes;
-  }
-
-  function labelOf(field) {
-    var label = document.querySelector("label[for='" + field.id + "']");
-    return label ? label.textContent.trim() : "";
-  }
-
-  function refresh() {
-    var mine = target ? codesIn(target.value) : {};
-    var taken = {};
-    // A page may hold several packs (partnership gin's two tables, each [data-deck]):
-    // only cards of the target's own pack are taken.
-    var deck = target ? target.closest("[data-deck]") : null;
-    fields.forEach(function (field) {
-      var other = !target || field.dataset.hand !== target.dataset.hand;
-      var samePack = field.closest("[data-deck]") === deck;
-      if (other && samePack && field.dataset.cards !== "melds") {
-        Object.assign(taken, codesIn(field.value));
-      }
-    });
-    buttons.forEach(function (button) {
-      var code = button.dataset.card;
-      button.setAttribute("aria-pressed", mine[code] ? "true" : "false");
-      button.classList.toggle("taken", Boolean(taken[code]) && !mine[code]);
-    });
-  }
-
-  function setTarget(field) {
-    target = field;
-    var container = field.closest(".field") || field;
-    container.parentNode.insertBefore(box, container.nextSibling);
-    targetName.textContent = labelOf(field);
-    meldButton.hidden = field.dataset.cards !== "melds";
-    refresh();
-  }
-
-  /* Remove the first token that is ``code`` (and the spaces or comma after it). */
-  function without(text, code) {
-    var match;
-    TOKEN.lastIndex = 0;
-    while ((match = TOKEN.exec(text)) !== null) {
-      if (canonical(match[0]) === code) {
-        var end = match.index + match[0].length;
-        var after = text.slice(end).replace(/^[ \t,]+/, "");
-        return (text.slice(0, match.index) + after).replace(/[ \t]+$/, "");
-      }
-    }
-    return null;
-  }
-
-  function toggle(code) {
-    var text = target.value;
-    if (target.dataset.cards === "one") {
-      target.value = canonical(text.trim()) === code ? "" : code;
+  function start() {
+    var box = document.querySelector("[data-picker]");
+    var fields = Array.prototype.slice.call(document.querySelectorAll("[data-cards]"));
+    if (!box || !fields.length || box.hasAttribute("data-picker-ready")) {
       return;
     }
-    var removed = without(text, code);
-    if (removed !== null) {
-      target.value = removed;
-    } else {
-      var joiner = text === "" || /[\s;|]$/.test(text) ? "" : " ";
-      target.value = text + joiner + code;
+    box.setAttribute("data-picker-ready", "");
+    var buttons = Array.prototype.slice.call(box.querySelectorAll("button[data-card]"));
+    var targetName = box.querySelector("[data-picker-target]");
+    var meldButton = box.querySelector("[data-picker-action=meld]");
+    var clearButton = box.querySelector("[data-picker-action=clear]");
+    var SUITS = { "♠": "S", "♤": "S", "♥": "H", "♡": "H", "♦": "D", "♢": "D", "♣": "C", "♧": "C" };
+    var TOKEN = /[^\s,;|]+/g;
+    var target = null;
+
+    /* A token in any notation (7h, 10♦, TD) as its canonical code, or null. */
+    function canonical(token) {
+      var t = token.replace(/[\uFE0E\uFE0F]/g, "").toUpperCase();
+      var suit = t.slice(-1);
+      var rank = t.slice(0, -1);
+      suit = SUITS[suit] || suit;
+      if (rank === "10") {
+        rank = "T";
+      }
+      if (!/^[A2-9TJQK]$/.test(rank) || !/^[SHDC]$/.test(suit)) {
+        return null;
+      }
+      return rank + suit;
     }
-  }
 
-  function changed() {
-    target.dispatchEvent(new Event("input", { bubbles: true }));
-    refresh();
-  }
+    function codesIn(text) {
+      var codes = {};
+      (text.match(TOKEN) || []).forEach(function (token) {
+        var code = canonical(token);
+        if (code) {
+          codes[code] = true;
+        }
+      });
+      return codes;
+    }
 
-  buttons.forEach(function (button) {
-    button.addEventListener("click", function () {
-      toggle(button.dataset.card);
-      changed();
+    function labelOf(field) {
+      var label = document.querySelector("label[for='" + field.id + "']");
+      return label ? label.textContent.trim() : "";
+    }
+
+    function refresh() {
+      var mine = target ? codesIn(target.value) : {};
+      var taken = {};
+      // A page may hold several packs (partnership gin's two tables, each [data-deck]):
+      // only cards of the target's own pack are taken.
+      var deck = target ? target.closest("[data-deck]") : null;
+      fields.forEach(function (field) {
+        var other = !target || field.dataset.hand !== target.dataset.hand;
+        var samePack = field.closest("[data-deck]") === deck;
+        if (other && samePack && field.dataset.cards !== "melds") {
+          Object.assign(taken, codesIn(field.value));
+        }
+      });
+      buttons.forEach(function (button) {
+        var code = button.dataset.card;
+        button.setAttribute("aria-pressed", mine[code] ? "true" : "false");
+        button.classList.toggle("taken", Boolean(taken[code]) && !mine[code]);
+      });
+    }
+
+    function setTarget(field) {
+      target = field;
+      var container = field.closest(".field") || field;
+      container.parentNode.insertBefore(box, container.nextSibling);
+      targetName.textContent = labelOf(field);
+      meldButton.hidden = field.dataset.cards !== "melds";
+      refresh();
+    }
+
+    /* Remove the first token that is ``code`` (and the spaces or comma after it). */
+    function without(text, code) {
+      var match;
+      TOKEN.lastIndex = 0;
+      while ((match = TOKEN.exec(text)) !== null) {
+        if (canonical(match[0]) === code) {
+          var end = match.index + match[0].length;
+          var after = text.slice(end).replace(/^[ \t,]+/, "");
+          return (text.slice(0, match.index) + after).replace(/[ \t]+$/, "");
+        }
+      }
+      return null;
+    }
+
+    function toggle(code) {
+      var text = target.value;
+      if (target.dataset.cards === "one") {
+        target.value = canonical(text.trim()) === code ? "" : code;
+        return;
+      }
+      var removed = without(text, code);
+      if (removed !== null) {
+        target.value = removed;
+      } else {
+        var joiner = text === "" || /[\s;|]$/.test(text) ? "" : " ";
+        target.value = text + joiner + code;
+      }
+    }
+
+    function changed() {
+      target.dispatchEvent(new Event("input", { bubbles: true }));
+      refresh();
+    }
+
+    buttons.forEach(function (button) {
+      button.addEventListener("click", function () {
+        toggle(button.dataset.card);
+        changed();
+      });
     });
-  });
-  meldButton.addEventListener("click", function () {
-    if (target.value.trim() !== "" && !/[;|\n]\s*$/.test(target.value)) {
-      target.value = target.value.replace(/\s+$/, "") + "; ";
-      changed();
-    }
-  });
-  clearButton.addEventListener("click", function () {
-    target.value = "";
-    changed();
-  });
-  fields.forEach(function (field) {
-    field.addEventListener("focus", function () {
-      if (target !== field) {
-        setTarget(field);
+    meldButton.addEventListener("click", function () {
+      if (target.value.trim() !== "" && !/[;|\n]\s*$/.test(target.value)) {
+        target.value = target.value.replace(/\s+$/, "") + "; ";
+        changed();
       }
     });
-    field.addEventListener("input", refresh);
-  });
+    clearButton.addEventListener("click", function () {
+      target.value = "";
+      changed();
+    });
+    fields.forEach(function (field) {
+      field.addEventListener("focus", function () {
+        if (target !== field) {
+          setTarget(field);
+        }
+      });
+      field.addEventListener("input", refresh);
+    });
 
-  box.hidden = false;
-  setTarget(fields[0]);
+    box.hidden = false;
+    setTarget(fields[0]);
+  }
 })();

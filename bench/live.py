@@ -1,0 +1,383 @@
+"""Live sheet: N phones watching games while a few tables save hands, against gunicorn
+started as ``make run`` starts it.
+
+    python bench/live.py [--phones 200] [--per-game 4] [--tables 4] [--pace 0.5]
+                         [--seconds 12] [--interval 1.0] [--workers 2] [--threads 8]
+                         [--mode poll|long] [--pg postgresql+psycopg://...]
+
+``poll`` (what the pages do, static/live.js): every phone asks ``/g/<id>/live`` with
+``If-None-Match`` one interval after its last answer; on a 200 it fetches the sheet
+again. ``long`` (measured for comparison, not shipped): every phone holds a request
+open until its game's version moves (a per-process thread reads the versions of the
+waited-for games from the database every 100 ms and wakes the waiting requests).
+
+First the tables save hands with nobody watching, then with the phones watching.
+Prints the delay from a save's answer to each watcher having the new sheet (p50/p95,
+and per save the slowest of its watchers), the hand submissions' p50/p99 without and
+with watchers, the polls' cost, and errors. Aims on a 2-core machine: p95 ≤ 2 s, hand
+p99 with watchers within 2× of without. A benchmark reports; it does not fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = {"preset": "classic", "target": 10000}  # long games: no hand is refused as late
+HAND = json.dumps({"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6})
+LIVE_HEADER = "X-Scorekeeper-Live"
+
+
+def longpoll_app() -> Any:
+    """The app plus a long-polling route ``/g/<id>/live/wait?v=N`` (bench only)."""
+    from flask import Response, jsonify, request
+    from sqlalchemy import select
+
+    from scorekeeper import create_app
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game
+
+    app = create_app()
+    cond = threading.Condition()
+    versions: dict[str, int] = {}
+    waiting: dict[str, int] = defaultdict(int)
+    started = threading.Event()
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.1)
+            with cond:
+                ids = [g for g, n in waiting.items() if n]
+            if not ids:
+                continue
+            with app.app_context():
+                rows = get_session().execute(select(Game.id, Game.version).where(Game.id.in_(ids)))
+                fresh = dict(rows.tuples().all())
+            with cond:
+                versions.update(fresh)
+                cond.notify_all()
+
+    @app.get("/g/<game_id>/live/wait")
+    def wait(game_id: str) -> Response:
+        if not started.is_set():
+            with cond:
+                if not started.is_set():
+                    threading.Thread(target=watch, daemon=True).start()
+                    started.set()
+        known = request.args.get("v", type=int)
+        deadline = time.monotonic() + 20
+        with cond:
+            waiting[game_id] += 1
+            try:
+                while versions.get(game_id, known) == known and time.monotonic() < deadline:
+                    cond.wait(deadline - time.monotonic())
+            finally:
+                waiting[game_id] -= 1
+            version = versions.get(game_id, known)
+        if version == known:
+            return Response(status=304)
+        return jsonify(version=version)
+
+    return app
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def start_server(
+    app: str, url: str, opts: argparse.Namespace
+) -> tuple[subprocess.Popen[bytes], int]:
+    """gunicorn as ``make run`` starts it (threaded workers), on a free port."""
+    port = free_port()
+    args = [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
+            f"--workers={opts.workers}", f"--threads={opts.threads}", "--worker-class=gthread",
+            "--log-level=warning", app]
+    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                return process, port
+        except OSError:
+            if process.poll() is not None:
+                raise SystemExit(f"server exited: {' '.join(args)}") from None
+            time.sleep(0.05)
+    process.kill()
+    raise SystemExit("server did not start")
+
+
+@dataclass
+class Run:
+    """What one phase measured; every list is appended to under ``lock``."""
+
+    saves: list[float] = field(default_factory=list)  # hand submission latencies
+    saved_at: dict[tuple[str, int], float] = field(default_factory=dict)  # (game, version)
+    seen_at: dict[tuple[str, int, int], float] = field(default_factory=dict)  # + watcher
+    polls: list[float] = field(default_factory=list)
+    pages: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    stuck: int = 0  # tables still waiting for a save's answer 5 s after the end
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def error(self, kind: str) -> None:
+        with self.lock:
+            self.errors[kind] = self.errors.get(kind, 0) + 1
+
+
+def request(conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None,
+            headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    """One request; like a browser, once more on a new connection when the server had
+    closed the kept-alive one (gunicorn closes them after 2 s idle)."""
+    for attempt in (1, 2):
+        try:
+            conn.request(method, path, body=body, headers=headers or {})
+            response = conn.getresponse()
+            return response.status, response.read()
+        except (ConnectionResetError, BrokenPipeError, http.client.RemoteDisconnected):
+            conn.close()
+            if attempt == 2 or method != "GET":
+                raise
+    raise AssertionError("not reached")
+
+
+def table(port: int, game: dict[str, Any], pace: float, stop: threading.Event, run: Run) -> None:
+    """One table saving a hand every ``pace`` seconds (± 20 %)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    i = 0
+    while not stop.wait(pace * random.uniform(0.8, 1.2)):
+        headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
+                   "Idempotency-Key": f"{game['id']}-{i}-{random.random()}"}
+        start = time.perf_counter()
+        try:
+            status, data = request(conn, "POST", f"/api/v1/games/{game['id']}/hands", HAND,
+                                   headers)
+        except (OSError, http.client.HTTPException) as exc:
+            run.error(f"save {type(exc).__name__}")
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            continue
+        done = time.perf_counter()
+        if status != 201:
+            run.error(f"save HTTP {status}")
+            continue
+        with run.lock:
+            run.saves.append(done - start)
+            run.saved_at[(game["id"], json.loads(data)["version"])] = done
+        i += 1
+    conn.close()
+
+
+def watcher(port: int, n: int, game: dict[str, Any], opts: argparse.Namespace,
+            stop: threading.Event, run: Run) -> None:
+    """One phone following a game as live.js does (or holding a long poll)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    version = game["version"]
+    page = f"/g/{game['id']}"
+    stop.wait(random.uniform(0, opts.interval))  # phones opened the page at different times
+    while not stop.is_set():
+        start = time.perf_counter()
+        try:
+            if opts.mode == "long":
+                status, data = request(conn, "GET", f"{page}/live/wait?v={version}")
+            else:
+                status, data = request(conn, "GET", f"{page}/live",
+                                       headers={"If-None-Match": f'"{version}"'})
+            polled = time.perf_counter()
+            if status == 200:
+                new = json.loads(data)["version"]
+                status, _html = request(conn, "GET", page, headers={LIVE_HEADER: "1"})
+                seen = time.perf_counter()
+                if status != 200:
+                    run.error(f"page HTTP {status}")
+                    continue
+                with run.lock:
+                    run.pages.append(seen - polled)
+                    for v in range(version + 1, new + 1):
+                        run.seen_at[(game["id"], v, n)] = seen
+                version = new
+            elif status != 304:
+                run.error(f"live HTTP {status}")
+        except (OSError, http.client.HTTPException) as exc:
+            if stop.is_set():
+                break
+            run.error(f"live {type(exc).__name__}")
+            conn.close()
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+            stop.wait(opts.interval)
+            continue
+        with run.lock:
+            run.polls.append(polled - start)
+        if opts.mode != "long":
+            stop.wait(opts.interval)
+    conn.close()
+
+
+def phase(port: int, games: list[dict[str, Any]], opts: argparse.Namespace,
+          watching: bool) -> tuple[Run, float]:
+    run, stop = Run(), threading.Event()
+    # Daemons: a request the server never answers (long polling on too few threads)
+    # must not keep the benchmark waiting; the tables still waiting are counted.
+    tables = [threading.Thread(target=table, args=(port, g, opts.pace, stop, run), daemon=True)
+              for g in games[:opts.tables]]
+    threads = list(tables)
+    if watching:
+        threads += [threading.Thread(target=watcher, daemon=True,
+                                     args=(port, n, games[n // opts.per_game], opts, stop, run))
+                    for n in range(opts.phones)]
+    for thread in threads:
+        thread.start()
+    start = time.monotonic()
+    time.sleep(opts.seconds)
+    stop.set()
+    elapsed = time.monotonic() - start
+    deadline = time.monotonic() + 5
+    for thread in threads:
+        thread.join(timeout=max(0.0, deadline - time.monotonic()))
+    run.stuck = sum(thread.is_alive() for thread in tables)
+    return run, elapsed
+
+
+def api(port: int, method: str, path: str, body: Any = None) -> Any:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    try:
+        status, data = request(conn, method, path, json.dumps(body),
+                               {"Content-Type": "application/json"})
+        assert status in (200, 201), (status, data)
+        return json.loads(data)
+    finally:
+        conn.close()
+
+
+def reset_postgres(url: str) -> None:
+    """Empty the bench database (it must exist)."""
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def delays(run: Run, opts: argparse.Namespace, games: list[dict[str, Any]]) -> dict[str, Any]:
+    """Save → watcher delays; a save in the last 3 s may not have been seen yet."""
+    each, slowest, missed = [], [], 0
+    end = max(run.saved_at.values(), default=0) - 3
+    watchers_of: dict[str, list[int]] = defaultdict(list)
+    for n in range(opts.phones):
+        watchers_of[games[n // opts.per_game]["id"]].append(n)
+    for (game_id, version), saved in run.saved_at.items():
+        if saved > end:
+            continue
+        late = []
+        for n in watchers_of[game_id]:
+            seen = run.seen_at.get((game_id, version, n))
+            if seen is None:
+                missed += 1
+                continue
+            late.append(seen - saved)
+        each += late
+        if late:
+            slowest.append(max(late))
+    return {"each": each, "slowest": slowest, "missed": missed}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--phones", type=int, default=200)
+    parser.add_argument("--per-game", type=int, default=4, help="phones watching each game")
+    parser.add_argument("--tables", type=int, default=4, help="games saving hands")
+    parser.add_argument("--pace", type=float, default=0.5, help="seconds between a table's hands")
+    parser.add_argument("--seconds", type=float, default=12, help="length of each phase")
+    parser.add_argument("--interval", type=float, default=1.0, help="live.js's poll interval")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--mode", choices=["poll", "long"], default="poll")
+    parser.add_argument("--pg", help="a PostgreSQL URL to run against instead of SQLite")
+    opts = parser.parse_args()
+
+    app = "bench.live:longpoll_app()" if opts.mode == "long" else "scorekeeper:create_app()"
+    with tempfile.TemporaryDirectory() as tmp:
+        url = opts.pg or f"sqlite:///{tmp}/live.sqlite"
+        if opts.pg:
+            reset_postgres(opts.pg)
+        server, port = start_server(app, url, opts)
+        try:
+            count = max(opts.tables, -(-opts.phones // opts.per_game))
+            games = [api(port, "POST", "/api/v1/games", {"players": ["Ann", "Bob"], "rules": RULES})
+                     for _ in range(count)]
+            for game in games:
+                game["version"] = 0
+            quiet, _ = phase(port, games, opts, watching=False)
+            for game in games:
+                game["version"] = api(port, "GET", f"/api/v1/games/{game['id']}")["version"]
+            busy, elapsed = phase(port, games, opts, watching=True)
+        finally:
+            server.terminate()
+            server.wait()
+
+    report(opts, games, quiet, busy, elapsed)
+
+
+def ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1000:.0f} ms"
+
+
+def report(opts: argparse.Namespace, games: list[dict[str, Any]], quiet: Run, busy: Run,
+           elapsed: float) -> None:
+    found = delays(busy, opts, games)
+    db = "PostgreSQL" if opts.pg else "SQLite"
+    how = ("long polling (held requests)" if opts.mode == "long"
+           else f"conditional polling every {opts.interval:g} s (ETag/304)")
+    print(f"\nlive: {opts.phones} phones ({opts.per_game} a game, {len(games)} games), "
+          f"{opts.tables} tables saving a hand every {opts.pace:g} s, {how}; gunicorn "
+          f"{opts.workers} gthread workers × {opts.threads} threads on {db}; "
+          f"{opts.seconds:g} s a phase; {os.cpu_count()} CPUs")
+    for label, run in (("without watchers", quiet), ("with watchers", busy)):
+        print(f"  hands {label + ':':<17} {len(run.saves)}, p50 {ms(run.saves, .5)}, "
+              f"p99 {ms(run.saves, .99)}")
+    ratio = percentile(busy.saves, .99) / percentile(quiet.saves, .99)
+    print(f"  hand p99 with / without watchers: {ratio:.1f}× (aim ≤ 2×)")
+    print(f"  polls: {len(busy.polls)} ({len(busy.polls) / elapsed:.0f}/s), "
+          f"p50 {ms(busy.polls, .5)}, p99 {ms(busy.polls, .99)}; sheet fetches after a "
+          f"change: {len(busy.pages)}, p50 {ms(busy.pages, .5)}, p99 {ms(busy.pages, .99)}")
+    each, slowest = found["each"], found["slowest"]
+    print(f"  save → a watcher has the new sheet: p50 {percentile(each, .5):.2f} s, "
+          f"p95 {percentile(each, .95):.2f} s ({len(each)} deliveries)")
+    print(f"  save → every watcher has it:        p50 {percentile(slowest, .5):.2f} s, "
+          f"p95 {percentile(slowest, .95):.2f} s (aim p95 ≤ 2 s)")
+    if busy.stuck or quiet.stuck:
+        print(f"  tables still waiting for a save's answer 5 s after the end: {busy.stuck}")
+    if found["missed"]:
+        print(f"  deliveries missing at the end: {found['missed']}")
+    errors = {**{f"quiet {k}": v for k, v in quiet.errors.items()}, **busy.errors}
+    print(f"  errors: {errors or 'none'}")
+
+if __name__ == "__main__":
+    main()
