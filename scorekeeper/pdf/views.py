@@ -8,8 +8,8 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..models import Game
-from ..scoring import PRESETS
 from ..records import payments_of
+from ..scoring import PRESETS
 from ..variants import VARIANTS, variant_for
 from . import bp
 from .forms import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
