@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.test_groups import friday as friday  # noqa: F401 - the fixture, reused
+from tests.test_groups import friday as friday
 from tests.test_i18n import compile_catalogs
 
 pytestmark = pytest.mark.browser
@@ -55,7 +55,7 @@ def test_the_group_page_in_english_and_persian(
     live_url: str,
     app: Flask,
     friday: dict[str, Any],
-    lang: str,  # noqa: F811
+    lang: str,
 ) -> None:
     compile_catalogs()
     phone.goto(live_url + "/groups/" + friday["group"]["id"])
