@@ -261,3 +261,49 @@ def test_the_filters_count_one_kind_only(client: FlaskClient, friday: dict[str, 
 
     games = re.search(r'<dd class="num games">(\d+)</dd>', html)
     assert games and games.group(1) == "2"
+
+
+def test_a_group_round_trip_keeps_standings_and_every_cent(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    import io
+    import json
+
+    group = friday["group"]["id"]
+    client.post(
+        f"/groups/{group}/payments",
+        data={
+            "payment-payer": "Bob",
+            "payment-payee": "Cid",
+            "payment-amount": "0.07",
+            "payment-paid_on": "2026-11-30",
+        },
+    )
+    before = client.get(f"/api/v1/groups/{group}").get_json()
+    exported = client.get(f"/groups/{group}/export.json")
+    assert exported.status_code == 200
+    response = client.post(
+        "/import",
+        data={"file": (io.BytesIO(exported.data), "group.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    new_id = response.headers["Location"].rsplit("/", 1)[-1]
+    assert new_id != group
+    after = client.get(f"/api/v1/groups/{new_id}").get_json()
+    for key in (
+        "name",
+        "players",
+        "stake",
+        "currency",
+        "standings",
+        "head_to_head",
+        "balances",
+        "settle_up",
+        "payments",
+    ):
+        assert after[key] == before[key], key
+    assert after["balances"] == {"Ann": "-0.08", "Bob": "-1.56", "Cid": "1.64"}
+    assert [g["finals"] for g in after["games"]] == [g["finals"] for g in before["games"]]
+    assert {g["id"] for g in after["games"]}.isdisjoint(g["id"] for g in before["games"])
+    assert json.loads(exported.data)["groups"][0]["payments"][0]["amount"] == "0.07"
