@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
+from functools import lru_cache
 from threading import Lock
 from typing import Any
 
@@ -29,7 +30,7 @@ from .variants import VARIANTS
 CACHE_SIZE = 20_000
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per (id, version)
 class GameRecord:
     """One game's part in the standings: per player the counted figures (a Counter of
     names like ``gins``, ``hands_won``), and, once it is over, finals and winners."""
@@ -50,16 +51,21 @@ class GameRecord:
     money_rule: str = "two"
     money_finals: tuple[Any, ...] = ()
 
-    def margin(self, name: str) -> int:
-        """The player's final less the best other final (negative when behind)."""
-        others = [
-            f for n, f in self.finals.items() if n != name and (n, name) not in self._partners
-        ]
-        return self.finals[name] - max(others) if others else 0
+    margins: dict[str, int] = field(default_factory=dict)
 
-    @property
-    def _partners(self) -> set[tuple[str, str]]:
-        return {(a, b) for a, b in self.teams} | {(b, a) for a, b in self.teams}
+    def margin(self, name: str) -> int:
+        """The player's final less the best other final (his partner's aside); negative
+        when behind."""
+        return self.margins.get(name, 0)
+
+
+def _margins(finals: dict[str, int], teams: tuple[tuple[str, str], ...]) -> dict[str, int]:
+    partners = {(a, b) for a, b in teams} | {(b, a) for a, b in teams}
+    margins = {}
+    for name, final in finals.items():
+        others = [f for n, f in finals.items() if n != name and (n, name) not in partners]
+        margins[name] = final - max(others) if others else 0
+    return margins
 
 
 _cache: OrderedDict[tuple[str, int], GameRecord] = OrderedDict()
@@ -100,11 +106,22 @@ def game_stake(game: Game) -> tuple[Decimal, str | None] | None:
 
 def payments_of(game: Game, record: GameRecord | None = None) -> list[Payment]:
     """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise."""
-    stake = game_stake(game)
     record = record or record_of(game)
-    if stake is None or not record.finished:
+    if not game.stake or not record.finished:
         return []
-    amount, currency = stake
+    return list(_payments(record, game.stake, game.currency))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _payments(record: GameRecord, stake_text: str, currency: str | None) -> tuple[Payment, ...]:
+    try:
+        amount = money.parse_stake(stake_text)
+    except money.StakeError:
+        return ()
+    return tuple(_settle(record, amount, currency))
+
+
+def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[Payment]:
     names, finals = list(record.players), record.money_finals
     if record.money_rule == "columns":
         return money.columns(names, finals, amount, currency)
@@ -132,6 +149,7 @@ def _build(game: Game) -> GameRecord:
     figures: dict[str, Counter[str]] = {name: Counter() for name in names}
     biggest: dict[str, int] = {}
     extra = builder(sheet, names, figures, biggest)
+    extra["margins"] = _margins(extra.get("finals", {}), extra.get("teams", ()))
     return GameRecord(
         game_id=game.id,
         variant=game.variant,

@@ -14,6 +14,7 @@ from ..charts import Series, line_chart
 from .standings import Standings
 
 MAX_LINES = 6  # more lines than this no longer read on a phone; the table has them all
+MAX_POINTS = 60  # a phone's width shows no more; a longer history is sampled evenly
 
 
 def running_margins(standings: Standings) -> dict[str, list[int]]:
@@ -43,13 +44,16 @@ def balance_chart(standings: Standings) -> Markup | None:
         return None
     lines = running_margins(standings)
     count = len(standings.records)
+    step = -(-count // MAX_POINTS)
+    kept = sorted({*range(0, count + 1, step), count})  # always the start and the last game
+    lines = {name: [values[i] for i in kept] for name, values in lines.items()}
     description = "; ".join(
         _("%(name)s: %(margin)s after %(games)s games", name=n, margin=v[-1], games=count)
         for n, v in lines.items()
     )
     svg = line_chart(
         [Series(name, values) for name, values in lines.items()],
-        x_labels=["", *(str(i) for i in range(1, count + 1))],
+        x_labels=["" if i == 0 else str(i) for i in kept],
         target=None,
         title=_("Running margin after each game"),
         description=description,
