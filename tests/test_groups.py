@@ -307,3 +307,135 @@ def test_a_group_round_trip_keeps_standings_and_every_cent(
     assert [g["finals"] for g in after["games"]] == [g["finals"] for g in before["games"]]
     assert {g["id"] for g in after["games"]}.isdisjoint(g["id"] for g in before["games"])
     assert json.loads(exported.data)["groups"][0]["payments"][0]["amount"] == "0.07"
+
+
+def new_group(client: FlaskClient, **extra: str) -> str:
+    data = {"name": "Couple", "players": "Ann\nBob", "stake": "0.02", "currency": "usd", **extra}
+    response = client.post("/groups/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.headers["Location"].rsplit("/", 1)[-1]
+
+
+def test_a_group_made_on_its_page_starts_games_that_count_for_it(
+    client: FlaskClient, app: Any
+) -> None:
+    group = new_group(client)
+    page = client.get(f"/games/new?group={group}&variant=three_hand&p=Bob&p=Ann")
+    html = page.get_data(as_text=True)
+    import re
+
+    def value(name: str) -> str:
+        found = re.search(rf'<input[^>]* name="{name}"[^>]* value="([^"]*)"', html)
+        assert found, name
+        return found.group(1)
+
+    assert [value(n) for n in ("player1", "player2", "player3", "stake", "group")] == [
+        "Bob",
+        "Ann",
+        "",
+        "0.02",
+        group,
+    ]
+    response = client.post(
+        "/games/new",
+        data={
+            "variant": "gin",
+            "player1": "Ann",
+            "player2": "Zoe",
+            "preset": "classic",
+            "dealer": "0",
+            "group": group,
+            "stake": "0.02",
+            "currency": "USD",
+        },
+    )
+    assert response.status_code == 302
+    game = response.headers["Location"].rsplit("/", 1)[-1]
+    data = client.get(f"/api/v1/groups/{group}").get_json()
+    assert data["players"] == ["Ann", "Bob", "Zoe"]  # Zoe joined the roster
+    assert (data["stake"], data["currency"]) == ("0.02", "USD")
+    assert [g["id"] for g in data["games"]] == [game]
+    for _ in range(2):  # classic to 100: two gins of 50 (30 + 20)
+        r = client.post(
+            f"/g/{game}/hands",
+            data={
+                "outcome": "gin",
+                "knocker": "0",
+                "defender_deadwood": "30",
+                "version": version_of(client, game),
+            },
+        )
+        assert r.status_code == 302
+    rematch = client.post(f"/g/{game}/rematch")
+    new = rematch.headers["Location"].rsplit("/", 1)[-1]
+    data = client.get(f"/api/v1/groups/{group}").get_json()
+    assert sorted(g["id"] for g in data["games"]) == sorted([game, new])
+    assert client.get(f"/api/v1/games/{new}").get_json()["stake"] == "0.02"
+
+
+def test_a_bad_stake_on_the_new_game_page_is_shown_at_the_field(client: FlaskClient) -> None:
+    response = client.post(
+        "/games/new",
+        data={
+            "variant": "gin",
+            "player1": "Ann",
+            "player2": "Bob",
+            "preset": "classic",
+            "dealer": "0",
+            "stake": "1,2,3",
+        },
+    )
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert 'value="1,2,3"' in html
+    assert "A stake is a number more than 0 with at most 6 decimals, like 0.01." in html
+
+
+def test_watchers_cannot_change_a_group_until_they_enter_its_pin(app: Any) -> None:
+    owner, watcher = app.test_client(), app.test_client()
+    group = new_group(owner, pin="4321")
+    assert watcher.get(f"/groups/{group}").status_code == 200
+    assert watcher.post(f"/groups/{group}/payments", data={}).status_code == 403
+    assert watcher.post(f"/groups/{group}/settings", data={}).status_code == 403
+    assert watcher.get(f"/games/new?group={group}").status_code == 403
+    assert watcher.post(f"/groups/{group}/unlock", data={"pin": "1111"}).status_code == 422
+    assert watcher.post(f"/groups/{group}/unlock", data={"pin": "4321"}).status_code == 302
+    response = watcher.post(
+        f"/groups/{group}/payments",
+        data={
+            "payment-payer": "Ann",
+            "payment-payee": "Bob",
+            "payment-amount": "1",
+            "payment-paid_on": "2026-12-01",
+        },
+    )
+    assert response.status_code == 302
+
+
+def test_a_game_goes_into_a_group_and_out_only_with_both_edit_rights(
+    client: FlaskClient, app: Any
+) -> None:
+    from tests.helpers import new_game as start
+
+    game = start(client)
+    group = new_group(client)
+    assert client.post(f"/groups/{group}/games", data={"add-game": game}).status_code == 302
+    data = client.get(f"/api/v1/groups/{group}").get_json()
+    assert [g["id"] for g in data["games"]] == [game]
+    assert client.get(f"/api/v1/games/{game}").get_json()["stake"] == "0.02"
+    other = app.test_client()
+    other.get(f"/groups/{group}?key={_secret(app, group)}")  # edits the group, not the game
+    assert other.post(f"/groups/{group}/games/{game}/remove").status_code == 403
+    assert client.post(f"/groups/{group}/games/{game}/remove").status_code == 302
+    assert client.get(f"/api/v1/groups/{group}").get_json()["games"] == []
+
+
+def _secret(app: Any, group_id: str) -> str:
+    from scorekeeper.models import Group
+
+    with app.app_context():
+        from scorekeeper.db import get_session
+
+        found = get_session().get(Group, group_id)
+        assert found is not None
+        return found.edit_secret
