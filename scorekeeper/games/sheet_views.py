@@ -46,11 +46,19 @@ def _render_sheet(
         editable=access.can_edit(game),
         empty=EmptyForm(),
         payments=payments_of(game) if game.stake and played.finished else [],
-        group=get_session().get(Group, game.group_id) if game.group_id else None,
+        group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
         edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
     )
     return make_response(body, status)
+
+
+def _known_group(game: Game) -> Group | None:
+    """The game's group, when this browser knows it (the link never tells a watcher of
+    one game where the whole group is)."""
+    if not game.group_id or game.group_id not in access.remembered(groups=True):
+        return None
+    return get_session().get(Group, game.group_id)
 
 
 @bp.post("/g/<game_id>/hands")

@@ -58,7 +58,8 @@ def test_the_group_page_in_english_and_persian(
     lang: str,
 ) -> None:
     compile_catalogs()
-    phone.goto(live_url + "/groups/" + friday["group"]["id"])
+    edit_path = friday["group"]["edit_url"].split("/groups/", 1)[1]
+    phone.goto(live_url + "/groups/" + edit_path)  # as the group's editor
     if lang == "fa":
         phone.get_by_role("button", name="فارسی").click()
         expect(phone.locator("html")).to_have_attribute("dir", "rtl")
@@ -74,5 +75,12 @@ def test_the_group_page_in_english_and_persian(
         expect(settle.first).to_have_text("Bob pays Cid 1.63 €")
     else:
         assert re.search("Bob.*Cid.*1.63 €", settle.first.inner_text())
+    expect(phone.locator("form.payment")).to_have_count(1)
     no_sideways_scroll(phone)
     phone.shot(f"group-{lang}")
+    phone.locator("table.standings tr[data-player=Bob] a").click()
+    expect(phone.locator("h1")).to_have_text("Bob")
+    expect(phone.locator("dd.gins")).to_have_text("2")
+    expect(phone.locator("dd.won-as-captain")).to_have_text("1")
+    no_sideways_scroll(phone)
+    phone.shot(f"player-{lang}")
