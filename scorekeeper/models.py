@@ -148,3 +148,18 @@ class Payment(Base):
     recorded_at: Mapped[datetime] = mapped_column(default=now_utc)
 
     group: Mapped[Group] = relationship(back_populates="payments")
+
+
+class GameSummary(Base):
+    """A game's figures for group standings, as ``records`` derived them by replaying it;
+    valid only for the game's ``version`` and the engine ``stamp`` (a hash of the code
+    that scores), so a change to the game or to the rules engine makes it stale."""
+
+    __tablename__ = "game_summaries"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    stamp: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -2,10 +2,11 @@
 
 Nothing here scores: every figure is counted from what ``scoring/`` made of the stored
 hands (the variant's sheet). A group page needs hundreds of games, so a game's record
-is remembered under ``(game id, version)``: every change to a game's hands (a new
-hand, a correction, a deletion, an undo) bumps its version, and an imported game gets
-a new id, so a remembered record can never be out of date — a changed game is simply
-a new key.
+is remembered under ``(game id, version)``, in the process and in the database
+(``GameSummary``, also stamped with a hash of the code that scores): every change to a
+game's hands (a new hand, a correction, a deletion, an undo) bumps its version, an
+imported game gets a new id, and a new engine a new stamp, so a remembered record can
+never be out of date — a changed game is simply a new key.
 """
 
 from __future__ import annotations
@@ -16,11 +17,16 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
+from hashlib import sha256
+from pathlib import Path
 from threading import Lock
 from typing import Any
 
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
 from .hands import ScoredHand
-from .models import Game
+from .models import Game, GameSummary
 from .scoring import Outcome
 from .scoring import stakes as money
 from .scoring.stakes import Payment
@@ -69,6 +75,9 @@ def _margins(finals: dict[str, int], teams: tuple[tuple[str, str], ...]) -> dict
 
 
 _cache: OrderedDict[tuple[str, int], GameRecord] = OrderedDict()
+# Keys whose summary this process read from or wrote to the database (a write the
+# caller then failed to commit is written again by the next process: no harm).
+_stored: set[tuple[str, int]] = set()
 _lock = Lock()
 
 
@@ -81,17 +90,122 @@ def record_of(game: Game) -> GameRecord:
             _cache.move_to_end(key)
             return found
     record = _build(game)
+    _remember(key, record)
+    return record
+
+
+def _engine_stamp() -> str:
+    """A hash of every module whose change could change a record."""
+    root = Path(__file__).parent
+    digest = sha256()
+    for path in sorted(
+        [
+            *root.glob("scoring/*.py"),
+            *root.glob("variants/*.py"),
+            root / "hands.py",
+            root / "sheets.py",
+            root / "records.py",
+        ]
+    ):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+STAMP = _engine_stamp()
+
+
+def records_for(db: Session, games: list[Game]) -> list[GameRecord]:
+    """The records of ``games``, in order: remembered in the process, else in the
+    database, else replayed. Records not yet in the database are put in the session
+    (the caller commits)."""
+    found: dict[str, GameRecord] = {}
+    with _lock:
+        for game in games:
+            record = _cache.get((game.id, game.version))
+            if record is not None:
+                found[game.id] = record
+        unsure = [g for g in games if (g.id, g.version) not in _stored]
+    rows = {}
+    if unsure:
+        rows = {
+            row.game_id: row
+            for row in db.scalars(
+                select(GameSummary).where(GameSummary.game_id.in_([g.id for g in unsure]))
+            )
+        }
+    for game in unsure:
+        row = rows.get(game.id)
+        current = row is not None and row.version == game.version and row.stamp == STAMP
+        record = found.get(game.id)
+        if record is None:
+            record = _from_json(game, row.data) if row is not None and current else _build(game)
+            found[game.id] = record
+            _remember((game.id, game.version), record)
+        if not current:
+            data = _to_json(record)
+            if row is None:
+                db.add(GameSummary(game_id=game.id, version=game.version, stamp=STAMP, data=data))
+            else:
+                row.version, row.stamp, row.data = game.version, STAMP, data
+        with _lock:
+            _stored.add((game.id, game.version))
+    for game in games:  # remembered and known to be stored, but not yet looked up here
+        if game.id not in found:
+            found[game.id] = record_of(game)
+    return [found[game.id] for game in games]
+
+
+def _remember(key: tuple[str, int], record: GameRecord) -> None:
     with _lock:
         _cache[key] = record
         while len(_cache) > CACHE_SIZE:
             _cache.popitem(last=False)
-    return record
+
+
+def _to_json(record: GameRecord) -> dict[str, Any]:
+    return {
+        "finished": record.finished,
+        "figures": {name: dict(counts) for name, counts in record.figures.items()},
+        "biggest": record.biggest,
+        "finals": record.finals,
+        "winners": sorted(record.winners),
+        "against": [list(item) for item in record.against],
+        "teams": [list(team) for team in record.teams],
+        "money_rule": record.money_rule,
+        "money_finals": [
+            list(item) if isinstance(item, tuple) else item for item in record.money_finals
+        ],
+        "margins": record.margins,
+    }
+
+
+def _from_json(game: Game, data: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        game_id=game.id,
+        variant=game.variant,
+        created_at=game.created_at,
+        players=tuple(game.players),
+        finished=bool(data["finished"]),
+        figures={name: Counter(counts) for name, counts in data["figures"].items()},
+        biggest=dict(data["biggest"]),
+        finals=dict(data["finals"]),
+        winners=frozenset(data["winners"]),
+        against=tuple(tuple(item) for item in data["against"]),
+        teams=tuple(tuple(team) for team in data["teams"]),
+        money_rule=data["money_rule"],
+        money_finals=tuple(
+            tuple(item) if isinstance(item, list) else item for item in data["money_finals"]
+        ),
+        margins=dict(data["margins"]),
+    )
 
 
 def forget_all() -> None:
-    """Empty the remembered records (tests and benchmarks measure a cold start)."""
+    """Empty the records remembered in the process (tests and benchmarks: a new process)."""
     with _lock:
         _cache.clear()
+        _stored.clear()
 
 
 def game_stake(game: Game) -> tuple[Decimal, str | None] | None:

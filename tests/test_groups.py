@@ -156,9 +156,20 @@ def test_head_to_head_settle_up_and_game_payments(
     ]
 
 
+@pytest.mark.parametrize("process", ["same process", "new process each time"])
 def test_a_correction_a_deletion_and_an_undo_change_the_standings(
-    client: FlaskClient, friday: dict[str, Any]
+    client: FlaskClient, friday: dict[str, Any], process: str, monkeypatch: Any
 ) -> None:
+    from scorekeeper import records
+
+    if process != "same process":  # only the summaries stored in the database remain
+        real = records.records_for
+
+        def fresh(*args: Any) -> Any:
+            records.forget_all()
+            return real(*args)
+
+        monkeypatch.setattr("scorekeeper.groups.service.records_for", fresh)
     group, g1, g2, g3 = friday["group"], friday["g1"]["id"], friday["g2"]["id"], friday["g3"]["id"]
     standings(client, group)  # the records are remembered now; every change must show
     response = client.post(
@@ -439,3 +450,29 @@ def _secret(app: Any, group_id: str) -> str:
         found = get_session().get(Group, group_id)
         assert found is not None
         return found.edit_secret
+
+
+def test_summaries_are_stored_and_replaced_when_the_engine_changes(
+    client: FlaskClient, friday: dict[str, Any], app: Any, monkeypatch: Any
+) -> None:
+    from sqlalchemy import select
+
+    from scorekeeper import records
+    from scorekeeper.db import get_session
+    from scorekeeper.models import GameSummary
+
+    before = standings(client, friday["group"])
+    with app.app_context():
+        rows = get_session().scalars(select(GameSummary)).all()
+        assert len(rows) == 4
+        assert {row.stamp for row in rows} == {records.STAMP}
+        g1 = next(r for r in rows if r.game_id == friday["g1"]["id"])
+        g1.data = {**g1.data, "finals": {"Ann": 0, "Bob": 999}}  # what an old engine said
+        g1.stamp = "an older engine"
+        get_session().commit()
+    records.forget_all()
+    assert standings(client, friday["group"]) == before  # replayed, not read back
+    with app.app_context():
+        row = get_session().get(GameSummary, friday["g1"]["id"])
+        assert row is not None
+        assert (row.stamp, row.data["finals"]) == (records.STAMP, {"Ann": 278, "Bob": 125})

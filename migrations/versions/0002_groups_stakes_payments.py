@@ -1,4 +1,4 @@
-"""groups, payments, and a game's group and stake
+"""groups, payments, a game's group and stake, remembered game summaries
 
 Revision ID: 0002
 Revises: 0001
@@ -49,9 +49,19 @@ def upgrade() -> None:
     op.add_column("games", sa.Column("stake", sa.String(length=20), nullable=True))
     op.add_column("games", sa.Column("currency", sa.String(length=3), nullable=True))
     op.create_index(op.f("ix_games_group_id"), "games", ["group_id"], unique=False)
+    op.create_table(
+        "game_summaries",
+        sa.Column("game_id", sa.String(length=32), nullable=False),
+        sa.Column("version", sa.Integer(), nullable=False),
+        sa.Column("stamp", sa.String(length=64), nullable=False),
+        sa.Column("data", sa.JSON(), nullable=False),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], ondelete="CASCADE"),
+        sa.PrimaryKeyConstraint("game_id"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("game_summaries")
     op.drop_index(op.f("ix_games_group_id"), table_name="games")
     op.drop_column("games", "currency")
     op.drop_column("games", "stake")

@@ -55,7 +55,9 @@ def read_group(group_id: str) -> Response:
     """The group: roster, stake, games, standings, head-to-head, payments."""
     db = get_session()
     group = service.load_group(db, group_id)
-    return jsonify(group_json(service.view(db, group)))
+    shown = service.view(db, group)
+    service.keep_summaries(db)
+    return jsonify(group_json(shown))
 
 
 def group_json(shown: GroupView) -> dict[str, Any]:

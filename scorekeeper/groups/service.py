@@ -9,10 +9,11 @@ from decimal import Decimal
 
 from flask import abort
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, load_only
 
 from ..models import Game, Group
-from ..records import GameRecord, payments_of, record_of
+from ..records import GameRecord, payments_of, records_for
 from ..scoring.stakes import Payment, StakeError, parse_currency, parse_stake
 from .standings import Standings, group_balances, settle_group, standings
 
@@ -71,17 +72,30 @@ def stake_texts(stake: object, currency: object) -> tuple[str | None, str | None
 
 def group_games(db: Session, group: Group) -> list[Game]:
     """The group's games, newest first."""
-    return list(
-        db.scalars(
-            select(Game).where(Game.group_id == group.id).order_by(Game.created_at.desc(), Game.id)
-        ).all()
+    # A remembered record needs none of the rules or setup; a game that must be
+    # replayed loads them when it is (see ``records``).
+    lean = load_only(
+        Game.id,
+        Game.version,
+        Game.variant,
+        Game.players,
+        Game.created_at,
+        Game.group_id,
+        Game.stake,
+        Game.currency,
     )
+    query = select(Game).options(lean).where(Game.group_id == group.id)
+    return list(db.scalars(query.order_by(Game.created_at.desc(), Game.id)).all())
 
 
 def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) -> GroupView:
     """Standings over the games of ``kind`` (all kinds when blank) played in the last
-    ``days`` (all time when ``None``); balances and settling up over every game."""
-    games = [(game, record_of(game)) for game in group_games(db, group)]
+    ``days`` (all time when ``None``); balances and settling up over every game.
+
+    Games replayed for the first time leave their summaries in the session: the caller
+    commits them (``keep_summaries``)."""
+    listed = group_games(db, group)
+    games = list(zip(listed, records_for(db, listed), strict=True))
     since = datetime.now(UTC) - timedelta(days=days) if days else None
     kept = [
         record
@@ -126,3 +140,12 @@ def parse_amount(text: object, currency: str | None) -> Decimal:
     if amount.as_tuple().exponent < -minor_unit(currency):  # type: ignore[operator]
         raise StakeError("too many decimals for the currency")
     return amount
+
+
+def keep_summaries(db: Session) -> None:
+    """Commit the game summaries a view replayed; another process may have stored the
+    same ones first, which is just as good."""
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()

@@ -95,6 +95,7 @@ def page(group_id: str) -> Response:
     access.remember(group)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
+    service.keep_summaries(db)
     return _render_page(group, shown, filters, _payment_form(group))
 
 
@@ -132,6 +133,7 @@ def player(group_id: str, name: str) -> str:
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
+    service.keep_summaries(db)
     standing = next((s for s in shown.standings.players if s.name == name), None)
     if standing is None:
         abort(404)
