@@ -23,7 +23,7 @@ from threading import Lock
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, selectinload
 
 from .hands import ScoredHand
 from .models import Game, GameSummary
@@ -134,6 +134,14 @@ def records_for(db: Session, games: list[Game]) -> list[GameRecord]:
                 select(GameSummary).where(GameSummary.game_id.in_([g.id for g in unsure]))
             )
         }
+    stale = [
+        g.id
+        for g in unsure
+        if g.id not in found
+        and not (g.id in rows and rows[g.id].version == g.version and rows[g.id].stamp == STAMP)
+    ]
+    if stale:  # one query for the rules, setup and hands of every game to replay
+        db.scalars(select(Game).where(Game.id.in_(stale)).options(selectinload(Game.hands))).all()
     for game in unsure:
         row = rows.get(game.id)
         current = row is not None and row.version == game.version and row.stamp == STAMP
