@@ -52,15 +52,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .api import games, gin, remi  # noqa: F401 - their routes register on api_bp
+    from .api import games, gin, groups, remi  # noqa: F401 - their routes register on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
     from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp
     from .games import bp as games_bp
+    from .groups import bp as groups_bp
+    from .groups import views as group_views  # noqa: F401 - routes on groups_bp
     from .pdf import bp as pdf_bp
     from .remi import bp as remi_bp
 
-    for blueprint in (games_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp):
+    for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp):
         app.register_blueprint(blueprint)
 
 

@@ -8,10 +8,10 @@ stored: they are derived by replaying the hands through ``scoring/``.
 from __future__ import annotations
 
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Date, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import Base
@@ -47,6 +47,12 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
     updated_at: Mapped[datetime] = mapped_column(default=now_utc)
+    # The group of regular players the game counts for (no database foreign key: adding
+    # one to an existing SQLite table means rebuilding it; the app keeps it tidy).
+    group_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    # Stake per point as exact decimal text ("0.01") and its currency (RULES.md §9).
+    stake: Mapped[str | None] = mapped_column(String(20), default=None)
+    currency: Mapped[str | None] = mapped_column(String(3), default=None)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
@@ -100,3 +106,60 @@ class Submission(Base):
     key: Mapped[str] = mapped_column(String(100), primary_key=True)
     hand_number: Mapped[int | None] = mapped_column(Integer, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+
+class Group(Base):
+    """Regular players who play again and again; reached, edited and guarded like a game."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_token)
+    edit_secret: Mapped[str] = mapped_column(String(64), default=lambda: new_token(24))
+    pin_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    pin_failures: Mapped[int] = mapped_column(Integer, default=0)
+    name: Mapped[str] = mapped_column(String(60))
+    players: Mapped[list[str]] = mapped_column(JSON)  # the roster
+    # The default stake of the group's games, exact decimal text, and its currency.
+    stake: Mapped[str | None] = mapped_column(String(20), default=None)
+    currency: Mapped[str | None] = mapped_column(String(3), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    payments: Mapped[list[Payment]] = relationship(
+        back_populates="group",
+        order_by="(Payment.paid_on, Payment.id)",
+        cascade="all, delete-orphan",
+    )
+
+
+class Payment(Base):
+    """Money that changed hands to settle up: it moves the group's balances."""
+
+    __tablename__ = "payments"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), index=True
+    )
+    payer: Mapped[str] = mapped_column(String(40))
+    payee: Mapped[str] = mapped_column(String(40))
+    amount: Mapped[str] = mapped_column(String(24))  # exact decimal text
+    currency: Mapped[str | None] = mapped_column(String(3), default=None)
+    paid_on: Mapped[date] = mapped_column(Date)
+    recorded_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    group: Mapped[Group] = relationship(back_populates="payments")
+
+
+class GameSummary(Base):
+    """A game's figures for group standings, as ``records`` derived them by replaying it;
+    valid only for the game's ``version`` and the engine ``stamp`` (a hash of the code
+    that scores), so a change to the game or to the rules engine makes it stale."""
+
+    __tablename__ = "game_summaries"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    version: Mapped[int] = mapped_column(Integer)
+    stamp: Mapped[str] = mapped_column(String(64))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -36,8 +36,9 @@ def init_app(app: Flask) -> None:
 
     @app.url_value_preprocessor
     def _game_ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-        if values and "game_id" in values and not GAME_ID.fullmatch(str(values["game_id"])):
-            abort(404)
+        for key in ("game_id", "group_id"):  # both are tokens of the same shape
+            if values and key in values and not GAME_ID.fullmatch(str(values[key])):
+                abort(404)
 
     @app.after_request
     def _headers(response: Response) -> Response:

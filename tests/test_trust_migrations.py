@@ -14,7 +14,7 @@ from sqlalchemy import Engine, inspect
 from scorekeeper import models  # noqa: F401 - registers the tables
 from scorekeeper.db import Base, alembic_config, downgrade, make_engine, upgrade
 
-TABLES = {"games", "hands", "changes", "submissions"}
+TABLES = {"games", "hands", "changes", "submissions", "groups", "payments"}
 
 
 @pytest.fixture

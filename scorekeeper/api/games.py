@@ -14,7 +14,9 @@ from sqlalchemy.exc import IntegrityError
 from ..db import get_session
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
-from ..models import Game
+from ..models import Game, Group
+from ..records import payments_of
+from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from ..variants import VARIANTS, variant_for
 from . import bp
 
@@ -40,7 +42,13 @@ def create_game() -> tuple[Response, int]:
     except ValueError as exc:
         fail("dealer", str(exc))
     db = get_session()
+    group = _group_for(body)
+    stake, currency = _stake(body, group)
     game = Game(variant=name, players=players, rules=rules.to_dict(), setup=setup)
+    game.stake, game.currency = stake, currency
+    if group is not None:
+        game.group_id = group.id
+        group.players = [*group.players, *(n for n in players if n not in group.players)]
     service.record_event(game, "create", "API", {"players": players, "rules": game.rules})
     db.add(game)
     db.commit()
@@ -108,6 +116,38 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     return jsonify(game_json(game, hands=False) | {"hand": number}), 201 if new else 200
 
 
+def _group_for(body: dict[str, Any]) -> Group | None:
+    """The group a new game counts for: its edit secret must come in X-Edit-Secret."""
+    group_id = body.get("group")
+    if group_id is None:
+        return None
+    if not isinstance(group_id, str):
+        fail("group", "must be a group's id")
+    group = get_session().get(Group, group_id)
+    if group is None:
+        fail("group", "there is no such group")
+    if not access.secret_matches(group, request.headers.get("X-Edit-Secret")):
+        raise ApiError([("X-Edit-Secret", "this secret does not let you change this group")], 403)
+    return group
+
+
+def _stake(body: dict[str, Any], group: Group | None) -> tuple[str | None, str | None]:
+    """The game's own stake and currency, else its group's (RULES.md §9)."""
+    if body.get("stake") is None:
+        if body.get("currency") is not None:
+            fail("currency", "a currency goes with a stake")
+        return (group.stake, group.currency) if group is not None else (None, None)
+    try:
+        stake = str(parse_stake(body["stake"]))
+    except StakeError as exc:
+        fail("stake", str(exc))
+    currency = body.get("currency") or (group.currency if group is not None else None) or "EUR"
+    try:
+        return stake, parse_currency(currency)
+    except StakeError as exc:
+        fail("currency", str(exc))
+
+
 def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
     names = list_at(value, "players", limit=max(counts))
     if len(names) not in counts:
@@ -130,6 +170,15 @@ def game_json(game: Game, sheet: Any = None, *, hands: bool = True) -> dict[str,
     """The whole game as JSON (also the export format); ``hands=False`` leaves out the
     per-hand list (the answer to adding a hand carries the new totals, not the history)."""
     variant = variant_for(game)
+    played = sheet if sheet is not None else variant.sheet(game)
+    money: dict[str, Any] = {}
+    if game.stake is not None:
+        money = {"stake": game.stake, "currency": game.currency}
+        if played.finished:
+            money["payments"] = [
+                {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": game.currency}
+                for p in payments_of(game)
+            ]
     return {
         "id": game.id,
         "variant": game.variant,
@@ -138,7 +187,6 @@ def game_json(game: Game, sheet: Any = None, *, hands: bool = True) -> dict[str,
         "setup": dict(game.setup),
         "version": game.version,
         "created_at": game.created_at.isoformat(),
-        **variant.sheet_json(
-            game, sheet if sheet is not None else variant.sheet(game), hands=hands
-        ),
+        **variant.sheet_json(game, played, hands=hands),
+        **money,
     }

@@ -111,13 +111,14 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
     if not _whole(version, 0, 10**9):
         problems.add(f"{where}.version", "must be a whole number, 0 or more")
     created = _time(item.get("created_at"), f"{where}.created_at", problems)
+    stake = _stake(item, where, problems)
     inputs = _hands(item.get("hands", []), f"{where}.hands", problems)
     changes = _history(item.get("history", []), f"{where}.history", problems)
     if len(problems.found) > before or rules is None:
         return None
     game = Game(variant=variant.name, players=players, rules=rules.to_dict(), setup=setup,
                 version=version, created_at=created or now_utc(), updated_at=now_utc(),
-                changes=changes)
+                changes=changes, stake=stake[0], currency=stake[1])
     for i, hand in enumerate(inputs):
         message = _engine_check(variant, game, hand)
         if message:
@@ -132,6 +133,19 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
         problems.add(f"{where}.hands", f"the hands cannot be replayed: {exc}")
         return None
     return game
+
+
+def _stake(item: dict[str, Any], where: str, problems: _Problems) -> tuple[str | None, str | None]:
+    """A game's stake and currency as exact text (RULES.md §9), both ``None`` without."""
+    from ..scoring.stakes import StakeError, parse_currency, parse_stake
+
+    if item.get("stake") is None:
+        return None, None
+    try:
+        return str(parse_stake(item["stake"])), parse_currency(item.get("currency") or "EUR")
+    except StakeError as exc:
+        problems.add(f"{where}.stake", str(exc))
+        return None, None
 
 
 def _players(

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from . import bp
 from .archive import ArchiveError, export_all, export_game, read_archive, save_games
+from .groups import all_groups, read_groups
 
 
 def _session() -> Session:
@@ -28,6 +29,7 @@ def export_command(game_id: str | None) -> None:
     with _session() as db:
         if game_id is None:
             document = export_all(db)
+            document["groups"] = all_groups(db)
         else:
             game = db.get(Game, game_id)
             if game is None:
@@ -42,7 +44,9 @@ def export_command(game_id: str | None) -> None:
 def import_command(file: IO[bytes]) -> None:
     """Read an export file and create its games as new games."""
     try:
-        games = read_archive(json.loads(file.read()))
+        document = json.loads(file.read())
+        games = read_archive(document)
+        groups = read_groups(document, games)
     except ArchiveError as exc:
         for where, message in exc.problems:
             click.echo(f"{where}: {message}", err=True)
@@ -51,6 +55,10 @@ def import_command(file: IO[bytes]) -> None:
         raise click.ClickException("this is not a JSON export file; nothing was imported") from None
     with _session() as db:
         save_games(db, games)
+        db.add_all(groups)
         db.commit()
+        for group in groups:
+            link = f"/groups/{group.id}?key={group.edit_secret}"
+            click.echo(f"imported group {group.id}: edit link {link}")
         for game in games:
             click.echo(f"imported {game.id}: edit link /g/{game.id}?key={game.edit_secret}")

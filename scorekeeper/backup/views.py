@@ -13,9 +13,11 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from ..db import get_session
 from ..games.access import grant_edit
+from ..groups.service import load_group
 from ..models import Game
 from . import bp
 from .archive import ArchiveError, export_game, read_archive, save_games
+from .groups import export_group, read_groups
 
 
 class ImportForm(FlaskForm):
@@ -37,6 +39,19 @@ def export(game_id: str) -> Response:
     return response
 
 
+@bp.get("/groups/<group_id>/export.json")
+def export_group_file(group_id: str) -> Response:
+    """A group, its games and payments as one JSON file, for anyone with the link."""
+    db = get_session()
+    group = load_group(db, group_id)
+    body = json.dumps(export_group(db, group), ensure_ascii=False, indent=1)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-group-{group.id}.json"'
+    )
+    return response
+
+
 @bp.route("/import", methods=["GET", "POST"])
 def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     """Bring games back from an export file, as new games this browser may edit."""
@@ -47,15 +62,22 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     try:
         document = json.loads(form.file.data.read())
         games = read_archive(document)
+        groups = read_groups(document, games)
     except ArchiveError as exc:
         return _refused(form, exc.problems)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
         return _refused(form, [("file", _("This is not a JSON export file."))])
     db = get_session()
     save_games(db, games)
+    db.add_all(groups)
     db.commit()
     for game in reversed(games):  # the first game ends up at the top of the home page
         grant_edit(game)
+    for group in reversed(groups):
+        grant_edit(group)
+    if len(groups) == 1:
+        flash(_("%(count)s games imported.", count=len(games)))
+        return redirect(url_for("groups.page", group_id=groups[0].id))
     if len(games) == 1:
         flash(_("Game imported. This phone can enter hands."))
         return redirect(url_for("games.sheet", game_id=games[0].id))

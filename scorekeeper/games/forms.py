@@ -91,6 +91,12 @@ class NewGameForm(FlaskForm):
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
+    # A game started from a group counts for it; a stake per point (RULES.md §9).
+    group = HiddenField()
+    stake = StringField(
+        _l("Stake per point (optional, e.g. 0.01)"), validators=[Optional(), Length(max=20)]
+    )
+    currency = StringField(_l("Currency (e.g. EUR)"), validators=[Optional(), Length(max=3)])
     # Custom settings: blank keeps the preset's value.
     target = _optional_int(_l("Target"), 1)
     knock_limit = _optional_int(_l("Knock limit"), 0, 10)

@@ -9,7 +9,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..db import get_session
-from ..models import Game
+from ..models import Game, Group
+from ..records import payments_of
 from ..variants import Variant
 from . import access, bp, service
 from .common import by, for_method, load, locked, save_edit, save_new, to_sheet, version_of
@@ -46,10 +47,20 @@ def _render_sheet(
         form=form,
         editable=access.can_edit(game),
         empty=EmptyForm(),
+        payments=payments_of(game) if game.stake and played.finished else [],
+        group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
         edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
     )
     return make_response(body, status)
+
+
+def _known_group(game: Game) -> Group | None:
+    """The game's group, when this browser knows it (the link never tells a watcher of
+    one game where the whole group is)."""
+    if not game.group_id or game.group_id not in access.remembered(groups=True):
+        return None
+    return get_session().get(Group, game.group_id)
 
 
 @bp.post("/g/<game_id>/hands")

@@ -13,8 +13,9 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from ..handentry import show_problems
 from ..i18n import COOKIE, LANGUAGES
-from ..models import Game
+from ..models import Game, Group
 from ..scoring import RulesError, rules_from_spec
+from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
 from .common import load
@@ -32,7 +33,14 @@ def home() -> str:
         game = by_id.get(game_id)
         if game is not None and game.variant in VARIANTS:
             recent.append((game, bool(variant_for(game).sheet(game).finished)))
-    return render_template("games/home.html", recent=recent, variants=VARIANTS)
+    group_ids = access.remembered(groups=True)
+    found = (
+        get_session().scalars(select(Group).where(Group.id.in_(group_ids))).all()
+        if group_ids
+        else []
+    )
+    groups = sorted(found, key=lambda g: group_ids.index(g.id))
+    return render_template("games/home.html", recent=recent, variants=VARIANTS, groups=groups)
 
 
 @bp.post("/lang")
@@ -63,16 +71,64 @@ def new_game() -> str | Response:
     if request.method == "GET" and request.args.get("variant") in VARIANTS:
         form.variant.data = request.args["variant"]
         form.preset.data = VARIANTS[form.variant.data].default_preset
+    group = _group_of(form.group.data if request.method == "POST" else request.args.get("group"))
+    if request.method == "GET" and group is not None:
+        _prefill_from_group(form, group)
     if form.validate_on_submit():
-        game = _new_game_from(form)
+        game = _new_game_from(form, group)
         if game is not None:
             return redirect(url_for("games.sheet", game_id=game.id))
-    return render_template("games/new.html", form=form, variants=VARIANTS)
+    return render_template("games/new.html", form=form, variants=VARIANTS, group=group)
 
 
-def _new_game_from(form: NewGameForm) -> Game | None:
+def _group_of(group_id: object) -> Group | None:
+    """The group a new game is started for, if this browser may edit it."""
+    if not isinstance(group_id, str) or not group_id:
+        return None
+    group = get_session().get(Group, group_id)
+    if group is None or not access.can_edit(group):
+        abort(403)
+    return group
+
+
+def _prefill_from_group(form: NewGameForm, group: Group) -> None:
+    """The chosen players of the roster (or its first ones), the group's stake."""
+    chosen = [n for n in request.args.getlist("p") if n in group.players] or group.players
+    fields = (form.player1, form.player2, form.player3, form.player4)
+    variant = VARIANTS.get(form.variant.data or "gin", VARIANTS["gin"])
+    for box, name in zip(fields[: max(variant.player_counts)], chosen, strict=False):
+        box.data = name
+    form.group.data = group.id
+    form.stake.data = group.stake or ""
+    form.currency.data = group.currency or ""
+
+
+def _stake_from(form: NewGameForm) -> tuple[str | None, str | None] | None:
+    """The stake and currency typed (both blank: no stake); ``None`` with errors shown."""
+    stake_text, currency_text = (form.stake.data or "").strip(), (form.currency.data or "").strip()
+    if not stake_text:
+        return None, None
+    try:
+        stake = parse_stake(stake_text)
+    except StakeError:
+        form.stake.errors = [
+            _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
+        ]
+        return None
+    try:
+        currency = parse_currency(currency_text or "EUR")
+    except StakeError:
+        form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
+        return None
+    return str(stake), currency
+
+
+def _new_game_from(form: NewGameForm, group: Group | None = None) -> Game | None:
     """The game a valid new-game form describes, or ``None`` with the errors on the form."""
     variant = VARIANTS[form.variant.data]
+    stake = _stake_from(form)
+    if stake is None:
+        return None
     names = form.players()
     if len(names) not in variant.player_counts:
         counts = " / ".join(str(n) for n in variant.player_counts)
@@ -100,15 +156,28 @@ def _new_game_from(form: NewGameForm) -> Game | None:
     except ValueError as exc:
         form.dealer.errors = [str(exc)]
         return None
-    return create(variant.name, names, rules.to_dict(), setup, form.pin.data)
+    if group is not None:
+        group.players = [*group.players, *(n for n in names if n not in group.players)]
+    return create(
+        variant.name, names, rules.to_dict(), setup, form.pin.data, group=group, stake=stake
+    )
 
 
 def create(
-    variant: str, players: list[str], rules: dict[str, Any], setup: dict[str, Any], pin: str | None
+    variant: str,
+    players: list[str],
+    rules: dict[str, Any],
+    setup: dict[str, Any],
+    pin: str | None,
+    *,
+    group: Group | None = None,
+    stake: tuple[str | None, str | None] = (None, None),
 ) -> Game:
-    """Store a new game and let this browser edit it."""
+    """Store a new game (in ``group``, with ``stake``) and let this browser edit it."""
     db = get_session()
     game = Game(variant=variant, players=players, rules=rules, setup=setup)
+    game.group_id = group.id if group is not None else None
+    game.stake, game.currency = stake
     if pin:
         access.set_pin(game, pin)
     service.record_event(game, "create", "edit link", {"players": players, "rules": rules})
@@ -126,6 +195,15 @@ def rematch(game_id: str) -> Response:
     if not EmptyForm().validate_on_submit():
         abort(400)
     setup = variant.rematch_setup(game, variant.sheet(game))
-    new = create(game.variant, list(game.players), dict(game.rules), setup, None)
+    group = get_session().get(Group, game.group_id) if game.group_id else None
+    new = create(
+        game.variant,
+        list(game.players),
+        dict(game.rules),
+        setup,
+        None,
+        group=group,
+        stake=(game.stake, game.currency),
+    )
     flash(_("Rematch started."))
     return redirect(url_for("games.sheet", game_id=new.id))

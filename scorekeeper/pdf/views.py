@@ -8,6 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session
 from ..models import Game
+from ..records import payments_of
 from ..scoring import PRESETS
 from ..variants import VARIANTS, variant_for
 from . import bp
@@ -30,6 +31,7 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
         game=game,
         variant=variant,
         sheet=variant.sheet(game),
+        payments=payments_of(game),
         paper=PAPER[options.size.data],
         appendix=options.with_appendix,
     )

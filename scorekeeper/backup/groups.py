@@ -1,0 +1,162 @@
+"""Groups in an export file: their roster, stake, payments and which games are theirs.
+
+An export document may carry ``"groups": [{"name", "players", "stake", "currency",
+"games": ["<id of a game in this file>", ...], "payments": [{"from", "to", "amount",
+"currency", "date"}]}]`` beside its ``"games"``. An import makes new groups (new ids
+and secrets) holding the new games made from those ids; amounts stay exact text, so a
+round trip loses no cent and the standings come out the same.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..models import Game, Group, Payment, new_token
+from ..scoring.stakes import StakeError, parse_currency, parse_stake
+from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game
+
+MAX_GROUPS = 1_000
+MAX_PAYMENTS = 10_000
+NAME_MAX = 40
+
+
+def group_json(db: Session, group: Group) -> dict[str, Any]:
+    """One group as the export carries it (its games by id)."""
+    ids = db.scalars(
+        select(Game.id).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
+    ).all()
+    return {
+        "name": group.name,
+        "players": list(group.players),
+        "stake": group.stake,
+        "currency": group.currency,
+        "created_at": group.created_at.isoformat(),
+        "games": list(ids),
+        "payments": [
+            {
+                "from": p.payer,
+                "to": p.payee,
+                "amount": p.amount,
+                "currency": p.currency,
+                "date": p.paid_on.isoformat(),
+            }
+            for p in group.payments
+        ],
+    }
+
+
+def export_group(db: Session, group: Group) -> dict[str, Any]:
+    """A group with all its games: a file that imports as a new group."""
+    games = db.scalars(
+        select(Game).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
+    ).all()
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "games": [export_game(game) for game in games],
+        "groups": [group_json(db, group)],
+    }
+
+
+def all_groups(db: Session) -> list[dict[str, Any]]:
+    """Every group, for the export of everything."""
+    return [group_json(db, g) for g in db.scalars(select(Group).order_by(Group.created_at))]
+
+
+def read_groups(document: Any, games: list[Game]) -> list[Group]:
+    """New groups from ``document["groups"]``, their games (already read from the same
+    document, in its order) put into them; ``ArchiveError`` lists every problem."""
+    if not isinstance(document, dict) or "groups" not in document:
+        return []
+    items = document["groups"]
+    if not isinstance(items, list) or len(items) > MAX_GROUPS:
+        raise ArchiveError([("groups", f"must be a list of at most {MAX_GROUPS} groups")])
+    games_in_file = document.get("games")
+    listed: list[Any] = games_in_file if isinstance(games_in_file, list) else [document]
+    by_old_id = {
+        item.get("id"): game
+        for item, game in zip(listed, games, strict=False)
+        if isinstance(item, dict) and isinstance(item.get("id"), str)
+    }
+    problems: list[tuple[str, str]] = []
+    groups = [
+        _read_group(item, f"groups[{i}]", by_old_id, problems) for i, item in enumerate(items)
+    ]
+    if problems:
+        raise ArchiveError(problems)
+    return [g for g in groups if g is not None]
+
+
+def _read_group(
+    item: Any, where: str, by_old_id: dict[Any, Game], problems: list[tuple[str, str]]
+) -> Group | None:
+    if not isinstance(item, dict):
+        problems.append((where, "must be a JSON object"))
+        return None
+    before = len(problems)
+    name, players = item.get("name"), item.get("players")
+    if not isinstance(name, str) or not name.strip() or len(name) > 60:
+        problems.append((f"{where}.name", "a group needs a name of at most 60 characters"))
+    if (
+        not isinstance(players, list)
+        or not players
+        or len(players) > 30
+        or not all(isinstance(p, str) and p.strip() and len(p) <= NAME_MAX for p in players)
+        or len(set(players)) != len(players)
+    ):
+        problems.append((f"{where}.players", "one to 30 different names"))
+    stake, currency = None, None
+    if item.get("stake") is not None:
+        try:
+            stake = str(parse_stake(item["stake"]))
+            currency = parse_currency(item.get("currency") or "EUR")
+        except StakeError as exc:
+            problems.append((f"{where}.stake", str(exc)))
+    ids = item.get("games", [])
+    if not isinstance(ids, list) or not all(i in by_old_id for i in ids):
+        problems.append((f"{where}.games", "must list ids of games in this file"))
+        ids = []
+    payments = _payments(item.get("payments", []), f"{where}.payments", problems, players)
+    if len(problems) > before or not isinstance(name, str) or not isinstance(players, list):
+        return None
+    group = Group(id=new_token(), name=name.strip(), players=list(players), stake=stake)
+    group.currency = currency
+    group.payments = payments
+    for old in ids:
+        by_old_id[old].group_id = group.id
+    return group
+
+
+def _payments(
+    value: Any, where: str, problems: list[tuple[str, str]], players: Any
+) -> list[Payment]:
+    if not isinstance(value, list) or len(value) > MAX_PAYMENTS:
+        problems.append((where, f"must be a list of at most {MAX_PAYMENTS} payments"))
+        return []
+    names = set(players) if isinstance(players, list) else set()
+    found = []
+    for i, p in enumerate(value):
+        at = f"{where}[{i}]"
+        try:
+            if not isinstance(p, dict) or p.get("from") not in names or p.get("to") not in names:
+                raise ValueError("from and to must be players of the group")
+            amount = parse_stake(p.get("amount"))
+            paid_on = date.fromisoformat(str(p.get("date")))
+            currency = parse_currency(p["currency"]) if p.get("currency") else None
+        except (StakeError, ValueError) as exc:
+            problems.append((at, str(exc)))
+            continue
+        found.append(
+            Payment(
+                payer=p["from"],
+                payee=p["to"],
+                amount=str(amount),
+                currency=currency,
+                paid_on=paid_on,
+            )
+        )
+    return found

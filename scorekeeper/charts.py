@@ -1,0 +1,300 @@
+"""Line charts drawn on the server as inline SVG: no JavaScript, no library.
+
+A chart is a few ``<polyline>``s (one per series), one ``<path>`` of markers per
+series (the x positions it marks, e.g. the hands a player won), a zero line, an
+optional target line, a y scale with round ticks, a few x labels and a legend.
+Players are told apart by colour *and* by dash pattern and marker shape, so the
+picture reads in black and white too. Everything is styled with presentation
+attributes (the Content-Security-Policy forbids ``style`` attributes), every text
+is escaped, and the same input gives byte-for-byte the same output.
+
+The x axis runs left to right in every language, as numbers do; in a right-to-left
+page (``rtl=True``) the legend is aligned to the right. Every label is wrapped in
+Unicode isolation marks so a Persian name next to a number reads correctly, and the
+picture sets ``direction="ltr"`` so an inherited right-to-left direction never flips
+what ``text-anchor`` means.
+
+>>> svg = line_chart(
+...     [Series("Ann", [0, 25, 10], marks=[1])],
+...     x_labels=["", "1", "2"], target=None, title="Race", description="Ann's totals",
+...     width=200, height=100, chart_id="c",
+... )
+>>> svg.count("<polyline")
+1
+>>> 'points="36,80 114,20 192,56"' in svg
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from markupsafe import Markup, escape
+
+Number = float | int | Decimal
+
+# Okabe-Ito colours (distinct for colour-blind readers and in grey) with a dash
+# pattern and a marker shape each, so no series depends on colour alone.
+COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
+DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 2", "1 2")
+SHAPES = ("circle", "square", "triangle", "diamond", "cross", "bar")
+
+# Margins of the plot inside the picture (user units).
+LEFT, RIGHT, TOP, BOTTOM = 36, 8, 8, 20
+LEGEND_ROW = 16
+MAX_X_LABELS = 8
+MAX_LABEL = 32  # characters of a legend label (the text alternative has it in full)
+
+FSI, PDI = "\u2068", "\u2069"
+
+
+@dataclass(frozen=True)
+class Series:
+    """One line: its legend label, one value per x position, the x indexes it marks."""
+
+    label: str
+    values: Sequence[Number]
+    marks: Sequence[int] = ()
+
+
+@dataclass(frozen=True)
+class Scale:
+    """The y range (from one round tick to another) and its ticks."""
+
+    low: Decimal
+    high: Decimal
+    ticks: tuple[Decimal, ...]
+
+
+def num(value: float) -> str:
+    """A coordinate with at most one decimal (``-0`` never appears).
+
+    >>> num(12.0), num(3.14159), num(-0.04)
+    ('12', '3.1', '0')
+    """
+    rounded = round(value, 1) + 0.0
+    text = f"{rounded:.1f}"
+    return text[:-2] if text.endswith(".0") else text
+
+
+def _decimal(value: Number) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
+def y_scale(values: Sequence[Number], target: Number | None = None, steps: int = 4) -> Scale:
+    """Round ticks (1, 2 or 5 times a power of ten) covering 0, the values and the target.
+
+    >>> [tick_text(t) for t in y_scale([0, 37, -12]).ticks]
+    ['-20', '0', '20', '40']
+    >>> [tick_text(t) for t in y_scale([0]).ticks]
+    ['0', '1']
+    >>> [tick_text(t) for t in y_scale([Decimal("0.12"), Decimal("-0.3")]).ticks]
+    ['-0.4', '-0.2', '0', '0.2']
+    """
+    points = [Decimal(0), *(_decimal(v) for v in values)]
+    if target is not None:
+        points.append(_decimal(target))
+    low, high = min(points), max(points)
+    if low == high:
+        high = low + 1
+    raw = (high - low) / steps
+    exponent = math.floor(math.log10(raw))
+    step = Decimal(10) ** exponent
+    for factor in (1, 2, 5, 10):
+        step = Decimal(factor) * Decimal(10) ** exponent
+        if step >= raw:
+            break
+    if step < 1 and all(p == p.to_integral_value() for p in points):
+        step = Decimal(1)  # whole points never get a tick at 0.5
+    first = math.floor(low / step)
+    last = math.ceil(high / step)
+    ticks = tuple(Decimal(i) * step for i in range(first, last + 1))
+    return Scale(ticks[0], ticks[-1], ticks)
+
+
+def tick_text(value: Decimal) -> str:
+    """A tick's number as written on the scale: ``100``, ``0.5``, ``-20``.
+
+    >>> tick_text(Decimal("1E+2")), tick_text(Decimal("0.50")), tick_text(Decimal("-0"))
+    ('100', '0.5', '0')
+    """
+    text = format(value.normalize(), "f")
+    return "0" if text in ("-0", "0") else text
+
+
+def isolate(text: str) -> str:
+    """A label wrapped (first-strong isolate) so it takes its direction from its own
+    first letter and the bidirectional algorithm keeps it in one piece: a Persian name
+    reads right to left, a Latin one left to right, in either page."""
+    return f"{FSI}{text}{PDI}"
+
+
+def shorten(text: str, limit: int = MAX_LABEL) -> str:
+    """A legend label cut to ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def marker(shape: str, x: float, y: float) -> str:
+    """Path data of one marker centred on (x, y)."""
+    if shape == "circle":
+        return f"M{num(x - 3)} {num(y)}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0"
+    if shape == "square":
+        return f"M{num(x - 3)} {num(y - 3)}h6v6h-6z"
+    if shape == "triangle":
+        return f"M{num(x)} {num(y - 4)}l4 7h-8z"
+    if shape == "diamond":
+        return f"M{num(x)} {num(y - 4)}l4 4l-4 4l-4 -4z"
+    if shape == "cross":
+        return f"M{num(x - 3)} {num(y - 3)}l6 6m0 -6l-6 6"
+    return f"M{num(x - 4)} {num(y - 1.5)}h8v3h-8z"
+
+
+def x_positions(count: int, width: int) -> list[float]:
+    """The x coordinate of each index: spread over the plot, or its middle for one."""
+    left, right = LEFT, width - RIGHT
+    if count <= 1:
+        return [(left + right) / 2] * count
+    return [left + i * (right - left) / (count - 1) for i in range(count)]
+
+
+def label_step(count: int) -> int:
+    """Every how many x positions a label is written (1, 2, 5, 10, 20, 50, …)."""
+    step, factors = 1, (2, 5, 10)
+    power = 1
+    while math.ceil(count / step) > MAX_X_LABELS:
+        for factor in factors:
+            step = factor * power
+            if math.ceil(count / step) <= MAX_X_LABELS:
+                return step
+        power *= 10
+    return step
+
+
+def line_chart(
+    series: Sequence[Series],
+    *,
+    x_labels: Sequence[str],
+    target: Number | None,
+    title: str,
+    description: str,
+    rtl: bool = False,
+    width: int = 320,
+    height: int = 160,
+    chart_id: str = "chart",
+    target_label: str | None = None,
+) -> Markup:
+    """An SVG line chart: one polyline per series over ``len(x_labels)`` positions.
+
+    ``height`` is the plot with its axes; the legend (one row per series) adds
+    ``16`` per series below it. ``chart_id`` must be unique in the page (the title and
+    description are referenced by id). Values may be negative; marks and series longer
+    than ``x_labels`` raise ``ValueError``.
+    """
+    count = len(x_labels)
+    for s in series:
+        if len(s.values) > count:
+            raise ValueError(f"series {s.label!r} has more values than x labels")
+        if any(not 0 <= m < len(s.values) for m in s.marks):
+            raise ValueError(f"series {s.label!r} marks an index it has no value for")
+    scale = y_scale([v for s in series for v in s.values], target)
+    xs = x_positions(count, width)
+    top, bottom = TOP, height - BOTTOM
+    span = float(scale.high - scale.low)
+
+    def y_of(value: Number) -> float:
+        return bottom - float(_decimal(value) - scale.low) / span * (bottom - top)
+
+    total_height = height + LEGEND_ROW * len(series)
+    ident = escape(chart_id)
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
+        f'viewBox="0 0 {width} {total_height}" width="{width}" height="{total_height}" '
+        f'aria-labelledby="{ident}-title {ident}-desc" direction="ltr" '
+        f'font-family="sans-serif" font-size="10">',
+        f'<title id="{ident}-title">{escape(title)}</title>',
+        f'<desc id="{ident}-desc">{escape(description)}</desc>',
+    ]
+    # The y scale: a faint line and a number at every tick, the zero line darker.
+    for tick in scale.ticks:
+        y = num(y_of(tick))
+        colour = "#888" if tick == 0 else "#ddd"
+        parts.append(
+            f'<line class="chart-grid" x1="{LEFT}" y1="{y}" x2="{width - RIGHT}" y2="{y}" '
+            f'stroke="{colour}" stroke-width="1"/>'
+            f'<text x="{LEFT - 4}" y="{y}" dy="3" text-anchor="end" fill="#555">'
+            f"{tick_text(tick)}</text>"
+        )
+    if target is not None:
+        y = num(y_of(target))
+        parts.append(
+            f'<line class="chart-target" x1="{LEFT}" y1="{y}" x2="{width - RIGHT}" y2="{y}" '
+            f'stroke="#333" stroke-width="1" stroke-dasharray="4 3"/>'
+        )
+        if target_label:
+            parts.append(
+                f'<text class="chart-target-label" x="{width - RIGHT}" y="{y}" dy="-3" '
+                f'text-anchor="end" fill="#333">{escape(isolate(target_label))}</text>'
+            )
+    step = label_step(count)
+    for i in range(0, count, step):
+        parts.append(
+            f'<text class="chart-x" x="{num(xs[i])}" y="{height - 6}" text-anchor="middle" '
+            f'fill="#555">{escape(x_labels[i])}</text>'
+        )
+    for index, s in enumerate(series):
+        parts.extend(_series(index, s, xs, y_of))
+    parts.extend(_legend(series, width, height, rtl))
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def _series(
+    index: int, s: Series, xs: Sequence[float], y_of: Callable[[Number], float]
+) -> list[str]:
+    colour, dash, shape = _style(index)
+    coords = [(xs[i], y_of(v)) for i, v in enumerate(s.values)]
+    if len(coords) == 1:  # a lone point: a zero-length line with round caps is a dot
+        coords = coords * 2
+    points = " ".join(f"{num(x)},{num(y)}" for x, y in coords)
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    out = [
+        f'<polyline class="chart-line" data-series="{index}" points="{points}" fill="none" '
+        f'stroke="{colour}" stroke-width="2" stroke-linejoin="round" stroke-linecap="round"'
+        f"{dash_attr}/>"
+    ]
+    if s.marks and s.values:
+        d = "".join(marker(shape, xs[m], y_of(s.values[m])) for m in sorted(set(s.marks)))
+        out.append(
+            f'<path class="chart-marks" data-series="{index}" d="{d}" fill="{colour}" '
+            f'stroke="{colour}" stroke-width="1"/>'
+        )
+    return out
+
+
+def _style(index: int) -> tuple[str, str, str]:
+    i = index % len(COLOURS)
+    return COLOURS[i], DASHES[i], SHAPES[i]
+
+
+def _legend(series: Sequence[Series], width: int, height: int, rtl: bool) -> list[str]:
+    """One row per series: a sample of its line with its marker, then its label."""
+    out = []
+    for index, s in enumerate(series):
+        colour, dash, shape = _style(index)
+        y = height + LEGEND_ROW * index + LEGEND_ROW / 2
+        # The sample sits at the reading start: left in LTR pages, right in RTL ones.
+        x1, x2 = (width - RIGHT - 24, width - RIGHT) if rtl else (LEFT, LEFT + 24)
+        text_x, anchor = (x1 - 6, "end") if rtl else (x2 + 6, "start")
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out.append(
+            f'<g class="chart-legend" data-series="{index}">'
+            f'<line x1="{num(x1)}" y1="{num(y)}" x2="{num(x2)}" y2="{num(y)}" '
+            f'stroke="{colour}" stroke-width="2"{dash_attr}/>'
+            f'<path d="{marker(shape, (x1 + x2) / 2, y)}" fill="{colour}" stroke="{colour}"/>'
+            f'<text x="{num(text_x)}" y="{num(y)}" dy="3.5" text-anchor="{anchor}" fill="#222">'
+            f"{escape(isolate(shorten(s.label)))}</text></g>"
+        )
+    return out

@@ -1,0 +1,77 @@
+"""Forms of the group pages. Every one carries a CSRF token (Flask-WTF)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import DateField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms.validators import InputRequired, Length, Optional, Regexp
+
+NAME_MAX = 40
+GROUP_NAME_MAX = 60
+ROSTER_MAX = 30
+
+
+class GroupForm(FlaskForm):
+    """A group's name, roster and default stake (and, when created, its PIN)."""
+
+    name = StringField(
+        _l("Name of the group"), validators=[InputRequired(), Length(max=GROUP_NAME_MAX)]
+    )
+    players = TextAreaField(
+        _l("Players (one per line)"), validators=[InputRequired(), Length(max=2000)]
+    )
+    stake = StringField(
+        _l("Stake per point (optional, e.g. 0.01)"), validators=[Optional(), Length(max=20)]
+    )
+    currency = StringField(_l("Currency (e.g. EUR)"), validators=[Optional(), Length(max=3)])
+    pin = StringField(
+        _l("PIN for other phones (optional)"),
+        validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
+    )
+
+    def roster(self) -> list[str]:
+        """The names typed, one per line (or separated by commas), trimmed, in order."""
+        text = (self.players.data or "").replace(",", "\n")
+        names: list[str] = []
+        for line in text.splitlines():
+            name = line.strip()
+            if name and name not in names:
+                names.append(name)
+        return names
+
+
+class PaymentForm(FlaskForm):
+    """Money that changed hands: who paid whom, how much, when."""
+
+    payer = SelectField(_l("Who paid"), choices=[], validators=[InputRequired()])
+    payee = SelectField(_l("To whom"), choices=[], validators=[InputRequired()])
+    amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
+    paid_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+
+
+class AddGameForm(FlaskForm):
+    """One of this phone's games (that it may edit) into the group."""
+
+    game = SelectField(_l("Game"), choices=[], validators=[InputRequired()])
+
+
+class FilterForm(FlaskForm):
+    """Which games the standings count: a kind of game and a period (GET, no CSRF)."""
+
+    class Meta:
+        csrf = False
+
+    kind = SelectField(_l("Kind of game"), choices=[], default="")
+    period = SelectField(
+        _l("Period"),
+        choices=[
+            SelectChoice("", _l("All time")),
+            SelectChoice("30", _l("Last 30 days")),
+            SelectChoice("90", _l("Last 90 days")),
+            SelectChoice("365", _l("Last 12 months")),
+        ],
+        default="",
+    )

@@ -1,0 +1,151 @@
+"""A group's games, standings and money, put together for its page and its JSON."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from decimal import Decimal
+
+from flask import abort
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, load_only
+
+from ..models import Game, Group
+from ..records import GameRecord, payments_of, records_for
+from ..scoring.stakes import Payment, StakeError, parse_currency, parse_stake
+from .standings import Standings, group_balances, settle_group, standings
+
+NAME_MAX = 40
+ROSTER_MAX = 30
+
+
+@dataclass(frozen=True)
+class GroupView:
+    """What the group page and ``GET /api/v1/groups/<id>`` show."""
+
+    group: Group
+    games: tuple[tuple[Game, GameRecord], ...]  # every game of the group, newest first
+    standings: Standings  # over the games the filter keeps
+    balances: dict[str, Decimal]
+    settle_up: tuple[Payment, ...]
+    game_payments: dict[str, list[Payment]]  # by game id
+
+
+def load_group(db: Session, group_id: str) -> Group:
+    """The group (404 if unknown)."""
+    group = db.get(Group, group_id)
+    if group is None:
+        abort(404)
+    return group
+
+
+def lock_group(db: Session, group_id: str) -> Group:
+    """The group, its row locked for a change (PostgreSQL; SQLite locks the database)."""
+    group = db.scalars(select(Group).where(Group.id == group_id).with_for_update()).first()
+    if group is None:
+        abort(404)
+    return group
+
+
+def check_roster(names: Sequence[str]) -> str | None:
+    """What is wrong with a roster, in English for the API (the pages word their own)."""
+    if not names:
+        return "a group needs at least one player"
+    if len(names) > ROSTER_MAX:
+        return f"a group has at most {ROSTER_MAX} players"
+    if any(len(name) > NAME_MAX for name in names):
+        return f"a name has at most {NAME_MAX} characters"
+    if len(set(names)) != len(names):
+        return "every player needs a different name"
+    return None
+
+
+def stake_texts(stake: object, currency: object) -> tuple[str | None, str | None]:
+    """A stake and currency as stored (exact text), both ``None`` without a stake;
+    ``StakeError`` says what is wrong."""
+    if stake in (None, ""):
+        return None, None
+    return str(parse_stake(stake)), parse_currency(currency or "EUR")
+
+
+def group_games(db: Session, group: Group) -> list[Game]:
+    """The group's games, newest first."""
+    # A remembered record needs none of the rules or setup; a game that must be
+    # replayed loads them when it is (see ``records``).
+    lean = load_only(
+        Game.id,
+        Game.version,
+        Game.variant,
+        Game.players,
+        Game.created_at,
+        Game.group_id,
+        Game.stake,
+        Game.currency,
+    )
+    query = select(Game).options(lean).where(Game.group_id == group.id)
+    return list(db.scalars(query.order_by(Game.created_at.desc(), Game.id)).all())
+
+
+def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) -> GroupView:
+    """Standings over the games of ``kind`` (all kinds when blank) played in the last
+    ``days`` (all time when ``None``); balances and settling up over every game.
+
+    Games replayed for the first time leave their summaries in the session: the caller
+    commits them (``keep_summaries``)."""
+    listed = group_games(db, group)
+    games = list(zip(listed, records_for(db, listed), strict=True))
+    since = datetime.now(UTC) - timedelta(days=days) if days else None
+    kept = [
+        record
+        for game, record in games
+        if (not kind or game.variant == kind)
+        and (since is None or _aware(game.created_at) >= since)
+    ]
+    owed_by_game = {game.id: _counted_payments(group, game, record) for game, record in games}
+    owed = group_balances(
+        group.players,
+        (p for payments in owed_by_game.values() for p in payments),
+        group.payments,
+        group.currency,
+    )
+    return GroupView(
+        group=group,
+        games=tuple(games),
+        standings=standings(group.players, kept),
+        balances=owed,
+        settle_up=tuple(settle_group(owed)),
+        game_payments=owed_by_game,
+    )
+
+
+def _counted_payments(group: Group, game: Game, record: GameRecord) -> list[Payment]:
+    """A game's payments, when they are in the group's currency (balances add one
+    currency only)."""
+    if game.currency and group.currency and game.currency != group.currency:
+        return []
+    return payments_of(game, record)
+
+
+def _aware(moment: datetime) -> datetime:
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def parse_amount(text: object, currency: str | None) -> Decimal:
+    """A payment's amount: exact, more than 0, no finer than the currency's minor unit."""
+    from ..scoring.stakes import minor_unit
+
+    amount = parse_stake(text)
+    if amount.as_tuple().exponent < -minor_unit(currency):  # type: ignore[operator]
+        raise StakeError("too many decimals for the currency")
+    return amount
+
+
+def keep_summaries(db: Session) -> None:
+    """Commit the game summaries a view replayed; another process may have stored the
+    same ones first, which is just as good."""
+    try:
+        db.commit()
+    except IntegrityError:
+        db.rollback()

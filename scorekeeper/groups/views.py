@@ -1,0 +1,320 @@
+"""Group pages: create a group, its page (standings, money, games), a player's page,
+settings, PIN, payments, and games added or removed."""
+
+from __future__ import annotations
+
+from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+from wtforms import SelectChoice
+
+from ..db import get_session
+from ..games import access
+from ..games.forms import EmptyForm, PinForm, SetPinForm
+from ..models import Game, Group, Payment
+from ..scoring.stakes import StakeError
+from ..variants import VARIANTS
+from . import bp, service
+from .charts import balance_chart
+from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
+
+
+def _to_page(group: Group, anchor: str = "") -> Response:
+    return redirect(url_for("groups.page", group_id=group.id) + anchor)
+
+
+def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None] | None:
+    """Roster, stake and currency from a valid form; ``None`` with the errors on it."""
+    names = form.roster()
+    problem = service.check_roster(names)
+    if problem is not None:
+        form.players.errors = [
+            _("One to 30 players, every one with a different name of at most 40 characters.")
+        ]
+        return None
+    try:
+        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
+    except StakeError:
+        form.stake.errors = [
+            _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
+        ]
+        form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
+        return None
+    return names, stake, currency
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new_group() -> str | Response | tuple[str, int]:
+    """Start a group: name, roster, default stake, optional PIN."""
+    form = GroupForm()
+    if form.validate_on_submit():
+        read = _read_group_form(form)
+        if read is not None:
+            names, stake, currency = read
+            group = Group(name=form.name.data.strip(), players=names, stake=stake)
+            group.currency = currency
+            if form.pin.data:
+                access.set_pin(group, form.pin.data)
+            db = get_session()
+            db.add(group)
+            db.commit()
+            access.grant_edit(group)
+            return _to_page(group)
+    status = 422 if form.is_submitted() else 200
+    return render_template("groups/new.html", form=form), status
+
+
+def _filters() -> tuple[FilterForm, str, int | None]:
+    form = FilterForm(request.args)
+    form.kind.choices = [
+        SelectChoice("", _("Every kind")),
+        *(SelectChoice(v.name, v.label) for v in VARIANTS.values()),
+    ]
+    kind = request.args.get("kind", "")
+    period = request.args.get("period", "")
+    if kind not in VARIANTS:
+        kind = ""
+    days = int(period) if period in ("30", "90", "365") else None
+    return form, kind, days
+
+
+@bp.get("/groups/<group_id>")
+def page(group_id: str) -> Response:
+    """The group: standings, head-to-head, balances and settling up, its games."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    key = request.args.get("key")
+    if key is not None:
+        if access.secret_matches(group, key):
+            access.grant_edit(group)
+            return _to_page(group)
+        flash(
+            _("That edit link is not right; you can watch this group but not change it."), "warning"
+        )
+    access.remember(group)
+    filters, kind, days = _filters()
+    shown = service.view(db, group, kind=kind, days=days)
+    service.keep_summaries(db)
+    return _render_page(group, shown, filters, _payment_form(group))
+
+
+def _render_page(
+    group: Group,
+    shown: service.GroupView,
+    filters: FilterForm,
+    form: PaymentForm,
+    status: int = 200,
+) -> Response:
+    editable = access.can_edit(group)
+    body = render_template(
+        "groups/page.html",
+        group=group,
+        view=shown,
+        filters=filters,
+        editable=editable,
+        editable_games=access.editable(),
+        chart=balance_chart(shown.standings),
+        payment_form=form,
+        add_form=_add_form(group) if editable else None,
+        settings=_settings_form(group),
+        empty=EmptyForm(),
+        variants=VARIANTS,
+        view_url=url_for("groups.page", group_id=group.id, _external=True),
+        edit_url=url_for("groups.page", group_id=group.id, key=group.edit_secret, _external=True),
+    )
+    return make_response(body, status)
+
+
+@bp.get("/groups/<group_id>/players/<name>")
+def player(group_id: str, name: str) -> str:
+    """One player across the group: every figure, head-to-head, his games."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    filters, kind, days = _filters()
+    shown = service.view(db, group, kind=kind, days=days)
+    service.keep_summaries(db)
+    standing = next((s for s in shown.standings.players if s.name == name), None)
+    if standing is None:
+        abort(404)
+    pairs = [p for p in shown.standings.pairs if name in (p.first, p.second)]
+    games = [(g, r) for g, r in shown.games if name in r.players]
+    return render_template(
+        "groups/player.html",
+        group=group,
+        view=shown,
+        s=standing,
+        pairs=pairs,
+        games=games,
+        filters=filters,
+        variants=VARIANTS,
+    )
+
+
+def _settings_form(group: Group) -> GroupForm:
+    form = GroupForm(prefix="settings")
+    if not form.is_submitted():
+        form.name.data = group.name
+        form.players.data = "\n".join(group.players)
+        form.stake.data = group.stake or ""
+        form.currency.data = group.currency or ""
+    return form
+
+
+@bp.post("/groups/<group_id>/settings")
+def settings(group_id: str) -> Response:
+    """Change the group's name, roster (names in its games stay) or default stake."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    form = _settings_form(group)
+    read = _read_group_form(form) if form.validate_on_submit() else None
+    if read is None:
+        db.rollback()
+        errors = [str(e) for f in form for e in f.errors]
+        flash(" ".join(errors) or _("Nothing was changed."), "warning")
+        return _to_page(group, "#settings")
+    names, stake, currency = read
+    played = {n for g in service.group_games(db, group) for n in g.players}
+    group.name = form.name.data.strip()
+    # Nobody who played in the group's games drops off its roster.
+    group.players = [*names, *(n for n in group.players if n in played and n not in names)]
+    group.stake, group.currency = stake, currency
+    db.commit()
+    flash(_("Group saved."))
+    return _to_page(group)
+
+
+def _payment_form(group: Group) -> PaymentForm:
+    form = PaymentForm(prefix="payment")
+    choices = [SelectChoice(name, name) for name in group.players]
+    form.payer.choices = choices
+    form.payee.choices = choices
+    return form
+
+
+@bp.post("/groups/<group_id>/payments")
+def record_payment(group_id: str) -> Response:
+    """Record money that changed hands; it moves the balances."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    form = _payment_form(group)
+    if form.validate_on_submit():
+        if form.payer.data == form.payee.data:
+            form.payee.errors = [_("Somebody pays somebody else.")]
+        else:
+            try:
+                amount = service.parse_amount(form.amount.data, group.currency)
+            except StakeError:
+                form.amount.errors = [_("An amount is a number more than 0, like 2.50.")]
+            else:
+                db.add(
+                    Payment(
+                        group_id=group.id,
+                        payer=form.payer.data,
+                        payee=form.payee.data,
+                        amount=str(amount),
+                        currency=group.currency,
+                        paid_on=form.paid_on.data,
+                    )
+                )
+                db.commit()
+                flash(_("Payment recorded."))
+                return _to_page(group, "#money")
+    db.rollback()
+    filters, _kind, _days = _filters()
+    return _render_page(group, service.view(db, group), filters, form, 422)
+
+
+def _add_form(group: Group) -> AddGameForm:
+    """Games this phone may edit that are in no group yet."""
+    form = AddGameForm(prefix="add")
+    editable = access.editable()
+    ids = [i for i in access.remembered() if i in editable]
+    games = get_session().scalars(select(Game).where(Game.id.in_(ids))).all() if ids else []
+    form.game.choices = [
+        SelectChoice(g.id, f"{' · '.join(g.players)} ({g.created_at:%Y-%m-%d})")
+        for g in games
+        if g.group_id is None
+    ]
+    return form
+
+
+@bp.post("/groups/<group_id>/games")
+def add_game(group_id: str) -> Response:
+    """Put an existing game into the group (this phone edits both)."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    form = _add_form(group)
+    if not form.validate_on_submit():
+        db.rollback()
+        flash(_("Choose one of your games that is in no group yet."), "warning")
+        return _to_page(group, "#games")
+    game = db.get(Game, form.game.data)
+    if game is None or not access.can_edit(game):
+        abort(403)
+    game.group_id = group.id
+    group.players = [*group.players, *(n for n in game.players if n not in group.players)]
+    if game.stake is None and group.stake is not None:
+        game.stake, game.currency = group.stake, group.currency
+    db.commit()
+    flash(_("Game added to the group."))
+    return _to_page(group, "#games")
+
+
+@bp.post("/groups/<group_id>/games/<game_id>/remove")
+def remove_game(group_id: str, game_id: str) -> Response:
+    """Take a game out of the group (this phone edits both); the game itself stays."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    game = db.get(Game, game_id)
+    if game is None or game.group_id != group.id:
+        abort(404)
+    if not access.can_edit(game):
+        abort(403)
+    game.group_id = None
+    db.commit()
+    flash(_("Game taken out of the group."))
+    return _to_page(group, "#games")
+
+
+@bp.route("/groups/<group_id>/unlock", methods=["GET", "POST"])
+def unlock(group_id: str) -> str | Response | tuple[str, int]:
+    """Another phone takes over the group with its PIN."""
+    form = PinForm()
+    db = get_session()
+    if not form.is_submitted():
+        group = service.load_group(db, group_id)
+        return render_template("groups/unlock.html", group=group, form=form)
+    group = service.lock_group(db, group_id)
+    if form.validate():
+        ok = access.try_pin(group, form.pin.data.strip())
+        db.commit()
+        if ok:
+            access.grant_edit(group, via_pin=True)
+            flash(_("This phone can now change the group."))
+            return _to_page(group)
+        form.pin.errors = [_("That PIN is not right.")]
+    return render_template("groups/unlock.html", group=group, form=form), 422
+
+
+@bp.post("/groups/<group_id>/pin")
+def set_pin(group_id: str) -> Response:
+    """Set or change the group's PIN."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    form = SetPinForm()
+    if form.validate_on_submit():
+        access.set_pin(group, form.pin.data)
+        db.commit()
+        flash(_("PIN set. Another phone can open the group and change it."))
+        return _to_page(group)
+    db.rollback()
+    flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
+    return _to_page(group)

@@ -1,0 +1,533 @@
+"""A game summed up for standings and money, read off its replayed sheet.
+
+Nothing here scores: every figure is counted from what ``scoring/`` made of the stored
+hands (the variant's sheet). A group page needs hundreds of games, so a game's record
+is remembered under ``(game id, version)``, in the process and in the database
+(``GameSummary``, also stamped with a hash of the code that scores): every change to a
+game's hands (a new hand, a correction, a deletion, an undo) bumps its version, an
+imported game gets a new id, and a new engine a new stamp, so a remembered record can
+never be out of date — a changed game is simply a new key.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from decimal import Decimal
+from functools import lru_cache
+from hashlib import sha256
+from pathlib import Path
+from threading import Lock
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session, selectinload
+
+from .hands import ScoredHand
+from .models import Game, GameSummary
+from .scoring import Outcome
+from .scoring import stakes as money
+from .scoring.stakes import Payment
+from .scoring.threehand import Role
+from .variants import VARIANTS
+
+CACHE_SIZE = 20_000
+
+
+@dataclass(frozen=True, eq=False)  # hashed by identity: one object per (id, version)
+class GameRecord:
+    """One game's part in the standings: per player the counted figures (a Counter of
+    names like ``gins``, ``hands_won``), and, once it is over, finals and winners."""
+
+    game_id: str
+    variant: str
+    created_at: datetime
+    players: tuple[str, ...]
+    finished: bool
+    figures: dict[str, Counter[str]]
+    biggest: dict[str, int]  # the biggest single hand (or deal) each player won
+    finals: dict[str, int] = field(default_factory=dict)  # a partner has his team's final
+    winners: frozenset[str] = frozenset()
+    # Each player's result against each opponent (finals compared), for head-to-head.
+    against: tuple[tuple[str, str, int, int], ...] = ()
+    teams: tuple[tuple[str, str], ...] = ()
+    # What RULES.md §9 settles on: "two", "columns", "teams" or "everyone", and finals.
+    money_rule: str = "two"
+    money_finals: tuple[Any, ...] = ()
+
+    margins: dict[str, int] = field(default_factory=dict)
+
+    def margin(self, name: str) -> int:
+        """The player's final less the best other final (his partner's aside); negative
+        when behind."""
+        return self.margins.get(name, 0)
+
+
+def _margins(finals: dict[str, int], teams: tuple[tuple[str, str], ...]) -> dict[str, int]:
+    partners = {(a, b) for a, b in teams} | {(b, a) for a, b in teams}
+    margins = {}
+    for name, final in finals.items():
+        others = [f for n, f in finals.items() if n != name and (n, name) not in partners]
+        margins[name] = final - max(others) if others else 0
+    return margins
+
+
+_cache: OrderedDict[tuple[str, int], GameRecord] = OrderedDict()
+# Keys whose summary this process read from or wrote to the database (a write the
+# caller then failed to commit is written again by the next process: no harm).
+_stored: set[tuple[str, int]] = set()
+_lock = Lock()
+
+
+def record_of(game: Game) -> GameRecord:
+    """The game's record, remembered under its id and version."""
+    key = (game.id, game.version)
+    with _lock:
+        found = _cache.get(key)
+        if found is not None:
+            _cache.move_to_end(key)
+            return found
+    record = _build(game)
+    _remember(key, record)
+    return record
+
+
+def _engine_stamp() -> str:
+    """A hash of every module whose change could change a record."""
+    root = Path(__file__).parent
+    digest = sha256()
+    for path in sorted(
+        [
+            *root.glob("scoring/*.py"),
+            *root.glob("variants/*.py"),
+            root / "hands.py",
+            root / "sheets.py",
+            root / "records.py",
+        ]
+    ):
+        digest.update(path.name.encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+STAMP = _engine_stamp()
+
+
+def records_for(db: Session, games: list[Game]) -> list[GameRecord]:
+    """The records of ``games``, in order: remembered in the process, else in the
+    database, else replayed. Records not yet in the database are put in the session
+    (the caller commits)."""
+    found: dict[str, GameRecord] = {}
+    with _lock:
+        for game in games:
+            record = _cache.get((game.id, game.version))
+            if record is not None:
+                found[game.id] = record
+        unsure = [g for g in games if (g.id, g.version) not in _stored]
+    rows = {}
+    if unsure:
+        rows = {
+            row.game_id: row
+            for row in db.scalars(
+                select(GameSummary).where(GameSummary.game_id.in_([g.id for g in unsure]))
+            )
+        }
+    stale = [
+        g.id
+        for g in unsure
+        if g.id not in found
+        and not (g.id in rows and rows[g.id].version == g.version and rows[g.id].stamp == STAMP)
+    ]
+    if stale:  # one query for the rules, setup and hands of every game to replay
+        db.scalars(select(Game).where(Game.id.in_(stale)).options(selectinload(Game.hands))).all()
+    for game in unsure:
+        row = rows.get(game.id)
+        current = row is not None and row.version == game.version and row.stamp == STAMP
+        record = found.get(game.id)
+        if record is None:
+            record = _from_json(game, row.data) if row is not None and current else _build(game)
+            found[game.id] = record
+            _remember((game.id, game.version), record)
+        if not current:
+            data = _to_json(record)
+            if row is None:
+                db.add(GameSummary(game_id=game.id, version=game.version, stamp=STAMP, data=data))
+            else:
+                row.version, row.stamp, row.data = game.version, STAMP, data
+        with _lock:
+            _stored.add((game.id, game.version))
+    for game in games:  # remembered and known to be stored, but not yet looked up here
+        if game.id not in found:
+            found[game.id] = record_of(game)
+    return [found[game.id] for game in games]
+
+
+def _remember(key: tuple[str, int], record: GameRecord) -> None:
+    with _lock:
+        _cache[key] = record
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def _to_json(record: GameRecord) -> dict[str, Any]:
+    return {
+        "finished": record.finished,
+        "figures": {name: dict(counts) for name, counts in record.figures.items()},
+        "biggest": record.biggest,
+        "finals": record.finals,
+        "winners": sorted(record.winners),
+        "against": [list(item) for item in record.against],
+        "teams": [list(team) for team in record.teams],
+        "money_rule": record.money_rule,
+        "money_finals": [
+            list(item) if isinstance(item, tuple) else item for item in record.money_finals
+        ],
+        "margins": record.margins,
+    }
+
+
+def _from_json(game: Game, data: dict[str, Any]) -> GameRecord:
+    return GameRecord(
+        game_id=game.id,
+        variant=game.variant,
+        created_at=game.created_at,
+        players=tuple(game.players),
+        finished=bool(data["finished"]),
+        figures={name: Counter(counts) for name, counts in data["figures"].items()},
+        biggest=dict(data["biggest"]),
+        finals=dict(data["finals"]),
+        winners=frozenset(data["winners"]),
+        against=tuple(tuple(item) for item in data["against"]),
+        teams=tuple(tuple(team) for team in data["teams"]),
+        money_rule=data["money_rule"],
+        money_finals=tuple(
+            tuple(item) if isinstance(item, list) else item for item in data["money_finals"]
+        ),
+        margins=dict(data["margins"]),
+    )
+
+
+def forget_all() -> None:
+    """Empty the records remembered in the process (tests and benchmarks: a new process)."""
+    with _lock:
+        _cache.clear()
+        _stored.clear()
+
+
+def game_stake(game: Game) -> tuple[Decimal, str | None] | None:
+    """The game's stake per point and currency, ``None`` without a stake."""
+    if not game.stake:
+        return None
+    try:
+        return money.parse_stake(game.stake), game.currency
+    except money.StakeError:
+        return None
+
+
+def payments_of(game: Game, record: GameRecord | None = None) -> list[Payment]:
+    """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise."""
+    record = record or record_of(game)
+    if not game.stake or not record.finished:
+        return []
+    return list(_payments(record, game.stake, game.currency))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _payments(record: GameRecord, stake_text: str, currency: str | None) -> tuple[Payment, ...]:
+    try:
+        amount = money.parse_stake(stake_text)
+    except money.StakeError:
+        return ()
+    return tuple(_settle(record, amount, currency))
+
+
+def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[Payment]:
+    names, finals = list(record.players), record.money_finals
+    if record.money_rule == "columns":
+        return money.columns(names, finals, amount, currency)
+    if record.money_rule == "teams":
+        return money.teams(names, finals, amount, currency)
+    if record.money_rule == "everyone":
+        return money.everyone(names, finals, amount, currency)
+    return money.two_player(names, finals, amount, currency)
+
+
+# --- building a record ----------------------------------------------------------------
+
+
+def _build(game: Game) -> GameRecord:
+    sheet = VARIANTS[game.variant].sheet(game)
+    builder = {
+        "gin": _two_player,
+        "oklahoma": _two_player,
+        "hollywood": _hollywood,
+        "three_hand": _three_hand,
+        "partnership": _partnership,
+        "remi": _remi,
+    }[game.variant]
+    names = tuple(game.players)
+    figures: dict[str, Counter[str]] = {name: Counter() for name in names}
+    biggest: dict[str, int] = {}
+    extra = builder(sheet, names, figures, biggest)
+    extra["margins"] = _margins(extra.get("finals", {}), extra.get("teams", ()))
+    return GameRecord(
+        game_id=game.id,
+        variant=game.variant,
+        created_at=game.created_at,
+        players=names,
+        finished=bool(sheet.finished),
+        figures=figures,
+        biggest=biggest,
+        **extra,
+    )
+
+
+def _won(figures: dict[str, Counter[str]], biggest: dict[str, int], name: str, points: int) -> None:
+    figures[name]["hands_won"] += 1
+    figures[name]["won_points"] += points
+    biggest[name] = max(biggest.get(name, points), points)
+
+
+def _gin_hand(
+    figures: dict[str, Counter[str]],
+    biggest: dict[str, int],
+    hand: ScoredHand,
+    knocker: str | None,
+    defender: str | None,
+    winner: str | None,
+) -> None:
+    """Count one played gin hand between ``knocker`` and ``defender``."""
+    score = hand.score
+    for name in (knocker, defender):
+        if name is not None:
+            figures[name]["hands"] += 1
+            if score.outcome is Outcome.DEAD:
+                figures[name]["dead_hands"] += 1
+    if score.outcome is Outcome.DEAD or knocker is None or defender is None:
+        return
+    if winner is not None and score.won:
+        _won(figures, biggest, winner, score.points)
+    if score.outcome is Outcome.GIN:
+        figures[knocker]["gins"] += 1
+    elif score.outcome is Outcome.BIG_GIN:
+        figures[knocker]["big_gins"] += 1
+    else:
+        figures[knocker]["knocks"] += 1
+    if score.outcome is Outcome.UNDERCUT:
+        figures[defender]["undercuts_made"] += 1
+        figures[knocker]["undercuts_suffered"] += 1
+    if hand.cards_mode:
+        result = hand.result
+        if score.outcome not in (Outcome.GIN, Outcome.BIG_GIN):
+            figures[knocker]["knock_deadwood"] += result.knocker.deadwood_points
+            figures[knocker]["card_knocks"] += 1
+        figures[knocker]["caught"] += result.defender.deadwood_points
+        figures[knocker]["card_knocker_hands"] += 1
+        figures[defender]["laid_off"] += len(result.defender.layoffs)
+        figures[defender]["card_defences"] += 1
+
+
+def _settled(
+    figures: dict[str, Counter[str]], settlement: Any, sides: Sequence[Sequence[str]]
+) -> None:
+    """Shutouts given and suffered, from a settlement between ``sides`` (seats' players)."""
+    if settlement is None or not settlement.shutout:
+        return
+    for seat, names in enumerate(sides):
+        for name in names:
+            figures[name][
+                "shutouts_given" if seat == settlement.winner else "shutouts_suffered"
+            ] += 1
+
+
+def _pairs(finals: dict[str, int], pairs: Sequence[tuple[str, str]]) -> tuple[Any, ...]:
+    return tuple((a, b, finals[a], finals[b]) for a, b in pairs)
+
+
+def _all_pairs(names: Sequence[str]) -> list[tuple[str, str]]:
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
+
+
+def _two_player(
+    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+) -> dict[str, Any]:
+    played = sheet.game
+    for row, hand in zip(played.rows, sheet.hands, strict=True):
+        if row.after_end:
+            continue
+        knocker = hand.knocker
+        k = names[knocker] if knocker is not None else None
+        d = names[1 - knocker] if knocker is not None else None
+        winner = names[row.hand.winner] if row.hand.won else None
+        _gin_hand(figures, biggest, hand, k, d, winner)
+        if knocker is None:  # a dead hand still counts as played by both
+            figures[names[0]]["hands"] += 1
+            figures[names[1]]["hands"] += 1
+            figures[names[0]]["dead_hands"] += 1
+            figures[names[1]]["dead_hands"] += 1
+    for seat, name in enumerate(names):
+        figures[name]["boxes"] += played.boxes[seat]
+    s = played.settlement
+    if s is None:
+        return {}
+    _settled(figures, s, [[n] for n in names])
+    finals = dict(zip(names, s.finals, strict=True))
+    return {
+        "finals": finals,
+        "winners": frozenset({names[s.winner]}),
+        "against": _pairs(finals, _all_pairs(names)),
+        "money_rule": "two",
+        "money_finals": tuple(s.finals),
+    }
+
+
+def _hollywood(
+    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+) -> dict[str, Any]:
+    played = sheet.game
+    for row, hand in zip(played.rows, sheet.hands, strict=True):
+        if row.after_end:
+            continue
+        knocker = hand.knocker
+        if knocker is None:
+            for name in names:
+                figures[name]["hands"] += 1
+                figures[name]["dead_hands"] += 1
+            continue
+        winner = names[row.hand.winner] if row.hand.won else None
+        _gin_hand(figures, biggest, hand, names[knocker], names[1 - knocker], winner)
+    for column in played.columns:
+        for seat, name in enumerate(names):
+            figures[name]["boxes"] += column.boxes[seat]
+        _settled(figures, column.settlement, [[n] for n in names])
+    if not played.finished:
+        return {}
+    finals = dict(zip(names, sheet.match_finals, strict=True))
+    leader = sheet.match_leader
+    return {
+        "finals": finals,
+        "winners": frozenset() if leader is None else frozenset({names[leader]}),
+        "against": _pairs(finals, _all_pairs(names)),
+        "money_rule": "columns",
+        "money_finals": tuple(
+            tuple(c.settlement.finals) for c in played.columns if c.settlement is not None
+        ),
+    }
+
+
+def _three_hand(
+    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+) -> dict[str, Any]:
+    played = sheet.game
+    for row, hand in zip(played.rows, sheet.hands, strict=True):
+        if row.after_end:
+            continue
+        roles = row.roles
+        role = hand.knocker
+        if role is None:
+            for seat in (roles.box, roles.captain):
+                figures[names[seat]]["hands"] += 1
+                figures[names[seat]]["dead_hands"] += 1
+            continue
+        knocker = roles.seat(Role(role))
+        defender = roles.captain if knocker == roles.box else roles.box
+        winner = names[row.winner] if row.winner is not None else None
+        _gin_hand(figures, biggest, hand, names[knocker], names[defender], winner)
+        if row.winner is not None:
+            where = "won_in_box" if row.winner == roles.box else "won_as_captain"
+            figures[names[row.winner]][where] += 1
+    for seat, name in enumerate(names):
+        figures[name]["boxes"] += played.boxes[seat]
+    s = played.settlement
+    if s is None:
+        return {}
+    _settled(figures, s, [[n] for n in names])
+    finals = dict(zip(names, s.finals, strict=True))
+    return {
+        "finals": finals,
+        "winners": frozenset({names[s.winner]}),
+        "against": _pairs(finals, _all_pairs(names)),
+        "money_rule": "everyone",
+        "money_finals": tuple(s.finals),
+    }
+
+
+def _partnership(
+    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+) -> dict[str, Any]:
+    played = sheet.game
+    teams = ((names[0], names[2]), (names[1], names[3]))
+    for deal, tables in zip(played.deals, sheet.deals, strict=True):
+        if deal.after_end:
+            continue
+        for pair, hand in zip(deal.pairing, tables, strict=True):
+            knocker = hand.knocker
+            if knocker is None:
+                for seat in pair:
+                    figures[names[seat]]["hands"] += 1
+                    figures[names[seat]]["dead_hands"] += 1
+                continue
+            defender = pair[1] if knocker == pair[0] else pair[0]
+            winner = (
+                names[hand.score.winner]
+                if hand.score.won and hand.score.winner is not None
+                else None
+            )
+            _gin_hand(figures, biggest, hand, names[knocker], names[defender], winner)
+    for team, members in enumerate(teams):
+        for name in members:
+            figures[name]["boxes"] += played.boxes[team]
+    s = played.settlement
+    if s is None:
+        return {}
+    _settled(figures, s, teams)
+    finals = {name: s.finals[team] for team, members in enumerate(teams) for name in members}
+    return {
+        "finals": finals,
+        "winners": frozenset(teams[s.winner]),
+        "against": _pairs(finals, [(a, b) for a in teams[0] for b in teams[1]]),
+        "teams": teams,
+        "money_rule": "teams",
+        "money_finals": tuple(s.finals),
+    }
+
+
+def _remi(
+    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+) -> dict[str, Any]:
+    played = sheet.game
+    for row, deal in zip(played.rows, sheet.deals, strict=False):
+        top = max(row.scores)
+        for seat, name in enumerate(names):
+            score = row.scores[seat]
+            figures[name]["hands"] += 1
+            figures[name]["remi_deals"] += 1
+            figures[name]["deal_points"] += score
+            if score == top and score > 0:
+                _won(figures, biggest, name, score)
+            if row.went_out == seat:
+                figures[name]["went_out"] += 1
+            bonus = _closing_bonus(deal, seat)
+            if bonus:
+                figures[name]["closing_bonuses"] += 1
+                figures[name]["closing_points"] += bonus
+    if not played.finished:
+        return {}
+    finals = dict(zip(names, played.totals, strict=True))
+    return {
+        "finals": finals,
+        "winners": frozenset(names[seat] for seat in played.winners),
+        "against": _pairs(finals, _all_pairs(names)),
+        "money_rule": "everyone",
+        "money_finals": tuple(played.totals),
+    }
+
+
+def _closing_bonus(deal: Any, seat: int) -> int:
+    if deal.result is not None:
+        return int(deal.result.players[seat].closing_bonus)
+    if deal.quick is not None:
+        return int(deal.quick[seat].closing_bonus)
+    return 0

@@ -1,0 +1,244 @@
+"""The SVG line chart (scorekeeper/charts.py), parsed and checked coordinate by coordinate."""
+
+from __future__ import annotations
+
+import doctest
+import xml.etree.ElementTree as ET
+from decimal import Decimal
+
+import pytest
+
+from scorekeeper import charts
+from scorekeeper.charts import Series, line_chart
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+
+
+def parse(markup: str) -> ET.Element:
+    return ET.fromstring(str(markup))
+
+
+def lines(root: ET.Element) -> list[str]:
+    return [p.get("points", "") for p in root.iterfind("svg:polyline", NS)]
+
+
+def hand_worked() -> ET.Element:
+    # Plot: x 36..192 (width 200 less margins 36 and 8), y 8..80 (height 100 less 8 and 20).
+    # Values 0..30, -5, target 100 -> ticks of 50 from -50 to 100: 150 points over
+    # 72 units, 0.48 a point; zero at 80 - 50 * 0.48 = 56.
+    return parse(
+        line_chart(
+            [
+                Series("Ann", [0, 25, 10], marks=[1]),
+                Series("Bob", [0, -5, 30], marks=[2]),
+            ],
+            x_labels=["", "1", "2"],
+            target=100,
+            title="Race to 100",
+            description="Ann 10, Bob 30 after 2 hands",
+            width=200,
+            height=100,
+            chart_id="race",
+            target_label="100",
+        )
+    )
+
+
+def test_one_line_per_series_with_the_hand_worked_points() -> None:
+    root = hand_worked()
+    # Ann: 0 -> 56, 25 -> 56 - 12 = 44, 10 -> 56 - 4.8 = 51.2;
+    # Bob: -5 -> 56 + 2.4 = 58.4, 30 -> 56 - 14.4 = 41.6.
+    assert lines(root) == ["36,56 114,44 192,51.2", "36,56 114,58.4 192,41.6"]
+
+
+def test_marks_sit_on_the_line_with_one_shape_per_series() -> None:
+    root = hand_worked()
+    marks = [p.get("d") for p in root.iterfind("svg:path[@class='chart-marks']", NS)]
+    # Ann's hand 1 (a circle of radius 3 on 114,44); Bob's hand 2 (a 6x6 square on 192,41.6).
+    assert marks == ["M111 44a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", "M189 38.6h6v6h-6z"]
+
+
+def test_target_zero_line_and_ticks() -> None:
+    root = hand_worked()
+    target = root.find("svg:line[@class='chart-target']", NS)
+    assert target is not None and (target.get("y1"), target.get("y2")) == ("8", "8")
+    grid = [
+        (g.get("y1"), g.get("stroke")) for g in root.iterfind("svg:line[@class='chart-grid']", NS)
+    ]
+    assert grid == [("80", "#ddd"), ("56", "#888"), ("32", "#ddd"), ("8", "#ddd")]
+    ticks = [t.text for t in root.iterfind("svg:text", NS) if t.get("x") == "32"]
+    assert ticks == ["-50", "0", "50", "100"]
+    label = root.find("svg:text[@class='chart-target-label']", NS)
+    assert label is not None and label.text == "\u2068100\u2069"
+
+
+def test_text_alternative_and_no_styles_or_handlers() -> None:
+    markup = str(
+        line_chart(
+            [Series("Ann", [0, 1])],
+            x_labels=["", "1"],
+            target=None,
+            title="T",
+            description="D",
+            chart_id="g1",
+        )
+    )
+    root = parse(markup)
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "g1-title g1-desc"
+    title, desc = root.find("svg:title", NS), root.find("svg:desc", NS)
+    assert title is not None and (title.get("id"), title.text) == ("g1-title", "T")
+    assert desc is not None and (desc.get("id"), desc.text) == ("g1-desc", "D")
+    for element in root.iter():
+        assert "style" not in element.attrib
+        assert not any(name.startswith("on") for name in element.attrib)
+    assert "<script" not in markup and "<style" not in markup and "filter" not in markup
+
+
+def test_every_text_is_escaped() -> None:
+    root = parse(
+        line_chart(
+            [Series('<b>"A&B"</b>', [0, 1])],
+            x_labels=["", "<1>"],
+            target=None,
+            title="<script>x</script>",
+            description="a & b",
+            chart_id='x"y',
+        )
+    )
+    title = root.find("svg:title", NS)
+    assert title is not None and title.text == "<script>x</script>"
+    assert root.find("svg:script", NS) is None
+    legend = root.find("svg:g[@class='chart-legend']/svg:text", NS)
+    assert legend is not None and legend.text == '\u2068<b>"A&B"</b>\u2069'
+    assert [t.text for t in root.iterfind("svg:text[@class='chart-x']", NS)] == [None, "<1>"]
+
+
+def test_series_are_told_apart_by_dash_and_shape_not_only_colour() -> None:
+    root = parse(
+        line_chart(
+            [Series(n, [0, 1, 2], marks=[1]) for n in "ABCD"],
+            x_labels=["", "1", "2"],
+            target=None,
+            title="T",
+            description="D",
+        )
+    )
+    polylines = root.findall("svg:polyline", NS)
+    assert [p.get("stroke-dasharray") for p in polylines] == [None, "6 3", "2 3", "8 3 2 3"]
+    assert len({p.get("stroke") for p in polylines}) == 4
+    marks = [p.get("d", "") for p in root.iterfind("svg:path[@class='chart-marks']", NS)]
+    assert len({m.replace("0", "").split("a")[0][-3:] for m in marks}) == 4  # four shapes
+    assert len(root.findall("svg:g[@class='chart-legend']", NS)) == 4
+
+
+def test_one_point_is_a_dot_in_the_middle() -> None:
+    root = parse(
+        line_chart(
+            [Series("Ann", [7])],
+            x_labels=["1"],
+            target=None,
+            title="T",
+            description="D",
+            width=200,
+            height=100,
+        )
+    )
+    # x: the middle of 36..192 = 114; 7 / 4 -> ticks of 2 from 0 to 8: 80 - 7 * 9 = 17.
+    assert lines(root) == ["114,17 114,17"]
+
+
+def test_two_hundred_hands_one_line_few_labels_and_deterministic() -> None:
+    values = [(i * 37) % 23 - 11 for i in range(201)]
+    args = dict(x_labels=[str(i) for i in range(201)], target=None, title="T", description="D")
+    first = line_chart([Series("A", values), Series("B", values[::-1])], **args)  # type: ignore[arg-type]
+    again = line_chart([Series("A", values), Series("B", values[::-1])], **args)  # type: ignore[arg-type]
+    assert first == again
+    root = parse(first)
+    assert [len(p.split()) for p in lines(root)] == [201, 201]
+    assert [t.text for t in root.iterfind("svg:text[@class='chart-x']", NS)] == [
+        "0",
+        "50",
+        "100",
+        "150",
+        "200",
+    ]
+    assert len(str(first)) < 12_000  # one polyline per series, nothing per point
+
+
+def test_negative_decimals() -> None:
+    root = parse(
+        line_chart(
+            [Series("Ann", [Decimal("0"), Decimal("-1.50"), Decimal("0.75")])],
+            x_labels=["", "1", "2"],
+            target=None,
+            title="T",
+            description="D",
+            width=200,
+            height=100,
+        )
+    )
+    # -1.5..0.75 over 4 steps -> 0.5625 -> step 1: ticks -2..1, 3 units over 72.
+    # 0 -> 80 - 2*24 = 32; -1.5 -> 80 - 0.5*24 = 68; 0.75 -> 32 - 18 = 14.
+    assert lines(root) == ["36,32 114,68 192,14"]
+
+
+def test_right_to_left_legend_sits_at_the_right_and_labels_are_isolated() -> None:
+    root = parse(
+        line_chart(
+            [Series("علی رضایی", [0, 3]), Series("Bob", [0, 1])],
+            x_labels=["", "1"],
+            target=None,
+            title="T",
+            description="D",
+            rtl=True,
+            width=200,
+            height=100,
+        )
+    )
+    assert root.get("direction") == "ltr"  # the axis reads left to right like numbers
+    texts = root.findall("svg:g[@class='chart-legend']/svg:text", NS)
+    assert [(t.get("x"), t.get("text-anchor"), t.text) for t in texts] == [
+        ("162", "end", "\u2068علی رضایی\u2069"),
+        ("162", "end", "\u2068Bob\u2069"),
+    ]
+    samples = root.findall("svg:g[@class='chart-legend']/svg:line", NS)
+    assert [(s.get("x1"), s.get("x2"), s.get("y1")) for s in samples] == [
+        ("168", "192", "108"),
+        ("168", "192", "124"),
+    ]
+    assert root.get("viewBox") == "0 0 200 132"  # two legend rows of 16 below the plot
+
+
+def test_long_labels_are_shortened_in_the_legend() -> None:
+    name = "Bartholomew Alexandrovich Montgomery-Smythe"
+    root = parse(
+        line_chart(
+            [Series(name, [0, 1])],
+            x_labels=["", "1"],
+            target=None,
+            title="T",
+            description="D",
+        )
+    )
+    text = root.find("svg:g[@class='chart-legend']/svg:text", NS)
+    assert text is not None and text.text == "\u2068Bartholomew Alexandrovich Montg…\u2069"
+
+
+def test_bad_marks_and_lengths_are_refused() -> None:
+    with pytest.raises(ValueError):
+        line_chart(
+            [Series("A", [0, 1], marks=[2])],
+            x_labels=["", "1"],
+            target=None,
+            title="T",
+            description="D",
+        )
+    with pytest.raises(ValueError):
+        line_chart(
+            [Series("A", [0, 1, 2])], x_labels=["", "1"], target=None, title="T", description="D"
+        )
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(charts).failed == 0
