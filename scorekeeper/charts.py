@@ -234,8 +234,10 @@ def line_chart(
             f'stroke="#333" stroke-width="1" stroke-dasharray="4 3"/>'
         )
         if target_label:
+            # Above the line, or just below it when the line is the top of the plot.
+            dy = "11" if y_of(target) < TOP + 12 else "-3"
             parts.append(
-                f'<text class="chart-target-label" x="{width - RIGHT}" y="{y}" dy="-3" '
+                f'<text class="chart-target-label" x="{width - RIGHT}" y="{y}" dy="{dy}" '
                 f'text-anchor="end" fill="#333">{escape(isolate(target_label))}</text>'
             )
     step = label_step(count)
