@@ -25,6 +25,7 @@ HANDS = _l("Running totals after each hand; marked: the hands each player won.")
 TEAM_DEALS = _l("Each team's running total after each deal; marked: the deals each team won.")
 REMI_DEALS = _l("Running totals after each deal (they can go below zero); marked: who went out.")
 
+
 @dataclass(frozen=True)
 class Race:
     """One race: a line per player or team over ``x_labels`` (the start, then hand numbers).
@@ -69,9 +70,9 @@ def race_of(
         labels.append(str(number))
         for seat, total in enumerate(totals):
             values[seat].append(total)
-        for seat in marked:
-            if seat is not None:
-                marks[seat].append(index)
+        for winner in marked:
+            if winner is not None:
+                marks[winner].append(index)
     series = tuple(
         Series(name, tuple(v), tuple(m)) for name, v, m in zip(names, values, marks, strict=True)
     )
