@@ -110,7 +110,12 @@ def api_hand(client: FlaskClient, game: str, secret: str, body: dict[str, Any]) 
 
 def knock(seat: int, points: int) -> dict[str, Any]:
     """A knock that scores exactly ``points`` for ``seat``."""
-    return {"outcome": "knock", "knocker": seat, "knocker_deadwood": 1, "defender_deadwood": points + 1}
+    return {
+        "outcome": "knock",
+        "knocker": seat,
+        "knocker_deadwood": 1,
+        "defender_deadwood": points + 1,
+    }
 
 
 def gin_game(client: FlaskClient) -> str:
@@ -150,7 +155,10 @@ def test_gin_page_lists_the_totals_in_words(client: FlaskClient) -> None:
     page = client.get(f"/g/{game}").get_data(as_text=True)
     hidden = re.search(r'<ul class="visually-hidden">(.*?)</ul>', page, re.S)
     assert hidden is not None
-    items = [" ".join(re.sub(r"<[^>]+>", "", li).split()) for li in re.findall(r"<li>(.*?)</li>", hidden.group(1), re.S)]
+    items = [
+        " ".join(re.sub(r"<[^>]+>", "", li).split())
+        for li in re.findall(r"<li>(.*?)</li>", hidden.group(1), re.S)
+    ]
     assert items == ["Ann: 25, 25, 55; marked: 1, 3", "Bob: 0, 20, 20; marked: 2"]
 
 
@@ -189,7 +197,9 @@ def test_hollywood_has_one_small_race_per_column(
     assert [target_y(c) for c in (one, two, three)] == ["8", "8", "8"]
     titles = [c.find("svg:title", NS) for c in (one, two, three)]
     assert [t.text for t in titles if t is not None] == ["Game 1", "Game 2", "Game 3"]
-    x_labels = [[t.text for t in c.iterfind("svg:text[@class='chart-x']", NS)] for c in (two, three)]
+    x_labels = [
+        [t.text for t in c.iterfind("svg:text[@class='chart-x']", NS)] for c in (two, three)
+    ]
     assert x_labels == [[None, "2", "4"], [None, "4"]]  # the hands as numbered on the sheet
     text, html = pdf_and_html(client, game, monkeypatch)
     assert [lines(c) for c in charts(html)] == [lines(one), lines(two), lines(three)]
@@ -218,7 +228,9 @@ def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.Monk
     assert marked(chart) == [1]  # Ann went out in deal 3; nobody else did
     ticks = [t.text for t in chart.iterfind("svg:text", NS) if t.get("x") == "32"]
     assert ticks == ["-200", "0", "200", "400", "600"]  # -50 .. the target 500
-    zero = [g for g in chart.iterfind("svg:line[@class='chart-grid']", NS) if g.get("stroke") == "#888"]
+    zero = [
+        g for g in chart.iterfind("svg:line[@class='chart-grid']", NS) if g.get("stroke") == "#888"
+    ]
     assert [g.get("y1") for g in zero] == ["107"]  # 140 - 200 * 132 / 800
     text, html = pdf_and_html(client, game, monkeypatch)
     assert [lines(c) for c in charts(html)] == [lines(chart)]
@@ -227,7 +239,10 @@ def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.Monk
 
 def test_remi_by_number_of_deals_has_no_target_line(client: FlaskClient) -> None:
     game, secret = api_game(client, "remi", ["Ann", "Bob"], rules={"preset": "remi", "deals": 5})
-    players = [{"plus": 0, "minus": 15, "discard_value": None}, {"plus": 15, "minus": 10, "discard_value": None}]
+    players = [
+        {"plus": 0, "minus": 15, "discard_value": None},
+        {"plus": 15, "minus": 10, "discard_value": None},
+    ]
     api_hand(client, game, secret, {"mode": "quick", "went_out": None, "players": players})
     (chart,) = page_charts(client, game)
     assert target_y(chart) is None
@@ -239,13 +254,22 @@ def test_partnership_draws_the_teams(client: FlaskClient, monkeypatch: pytest.Mo
     game, secret = api_game(client, "partnership", ["Ann", "Bob", "Cid", "Dan"], dealer=2)
     deals = [
         [knock(0, 10), {"outcome": "gin", "knocker": 0, "defender_deadwood": 20}],
-        [{"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 22},
-         {"outcome": "knock", "knocker": 1, "knocker_deadwood": 5, "defender_deadwood": 35}],
-        [{"outcome": "dead"}, {"outcome": "knock", "knocker": 1, "knocker_deadwood": 4, "defender_deadwood": 14}],
-        [{"outcome": "knock", "knocker": 0, "knocker_deadwood": 6, "defender_deadwood": 6},
-         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 26}],
-        [{"outcome": "gin", "knocker": 0, "defender_deadwood": 30},
-         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 16}],
+        [
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 22},
+            {"outcome": "knock", "knocker": 1, "knocker_deadwood": 5, "defender_deadwood": 35},
+        ],
+        [
+            {"outcome": "dead"},
+            {"outcome": "knock", "knocker": 1, "knocker_deadwood": 4, "defender_deadwood": 14},
+        ],
+        [
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 6, "defender_deadwood": 6},
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 26},
+        ],
+        [
+            {"outcome": "gin", "knocker": 0, "defender_deadwood": 30},
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 16},
+        ],
     ]
     for tables in deals:
         api_hand(client, game, secret, {"tables": tables})
@@ -265,9 +289,7 @@ def test_three_hand_draws_three_lines(client: FlaskClient) -> None:
     data = client.get(f"/api/v1/games/{game}").get_json()
     (chart,) = page_charts(client, game)
     assert len(lines(chart)) == 3
-    assert values(chart) == [
-        [0, *(h["totals"][seat] for h in data["hands"])] for seat in range(3)
-    ]
+    assert values(chart) == [[0, *(h["totals"][seat] for h in data["hands"])] for seat in range(3)]
     assert sum(marked(chart)) == 3  # every hand had a winner
 
 
