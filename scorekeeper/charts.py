@@ -185,11 +185,15 @@ def line_chart(
     height: int = 160,
     chart_id: str = "chart",
     target_label: str | None = None,
+    legend: bool = True,
 ) -> Markup:
     """An SVG line chart: one polyline per series over ``len(x_labels)`` positions.
 
     ``height`` is the plot with its axes; the legend (one row per series) adds
-    ``16`` per series below it. ``chart_id`` must be unique in the page (the title and
+    ``16`` per series below it. With ``legend=False`` the page writes the legend in
+    HTML beside ``swatch(i)`` pictures instead: WeasyPrint lays SVG text out letter by
+    letter (no Persian joining, no bidi, a Pango layout per letter), so a printed chart
+    should hold digits only. ``chart_id`` must be unique in the page (the title and
     description are referenced by id). Values may be negative; marks and series longer
     than ``x_labels`` raise ``ValueError``.
     """
@@ -207,7 +211,7 @@ def line_chart(
     def y_of(value: Number) -> float:
         return bottom - float(_decimal(value) - scale.low) / span * (bottom - top)
 
-    total_height = height + LEGEND_ROW * len(series)
+    total_height = height + (LEGEND_ROW * len(series) if legend else 0)
     ident = escape(chart_id)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
@@ -248,7 +252,8 @@ def line_chart(
         )
     for index, s in enumerate(series):
         parts.extend(_series(index, s, xs, y_of))
-    parts.extend(_legend(series, width, height, rtl))
+    if legend:
+        parts.extend(_legend(series, width, height, rtl))
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -300,3 +305,26 @@ def _legend(series: Sequence[Series], width: int, height: int, rtl: bool) -> lis
             f"{escape(isolate(shorten(s.label)))}</text></g>"
         )
     return out
+
+
+def swatch(index: int) -> Markup:
+    """A legend sample of series ``index`` (its colour, dash and marker), for an HTML
+    legend; hidden from screen readers, which read the label beside it."""
+    colour, dash, shape = _style(index)
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    return Markup(
+        '<svg xmlns="http://www.w3.org/2000/svg" class="chart-swatch" viewBox="0 0 24 10" '
+        'width="24" height="10" aria-hidden="true">'
+        f'<line x1="0" y1="5" x2="24" y2="5" stroke="{colour}" stroke-width="2"{dash_attr}/>'
+        f'<path d="{marker(shape, 12, 5)}" fill="{colour}" stroke="{colour}"/></svg>'
+    )
+
+
+def target_swatch() -> Markup:
+    """A legend sample of the target line."""
+    return Markup(
+        '<svg xmlns="http://www.w3.org/2000/svg" class="chart-swatch" viewBox="0 0 24 10" '
+        'width="24" height="10" aria-hidden="true">'
+        '<line x1="0" y1="5" x2="24" y2="5" stroke="#333" stroke-width="1" '
+        'stroke-dasharray="4 3"/></svg>'
+    )

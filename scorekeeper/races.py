@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from .charts import Series, line_chart
+from .charts import Series, line_chart, swatch, target_swatch
 from .i18n import text_direction
 
 # What a race shows, per kind of game (lazily translated: the variants hold them).
@@ -101,10 +101,12 @@ def race_chart(race: Race, chart_id: str, *, width: int = 320, height: int = 160
         width=width,
         height=height,
         chart_id=chart_id,
-        target_label=_("target %(points)s", points=race.target) if race.target else None,
+        legend=False,  # in HTML beside it (games/_race.html): it prints Persian correctly
     )
 
 
 def init_app(app: Flask) -> None:
-    """Make ``race_chart`` available to the templates (the page's and the PDF's)."""
+    """Make ``race_chart`` and the legend's samples available to the templates."""
     app.add_template_global(race_chart)
+    app.add_template_global(swatch, "race_swatch")
+    app.add_template_global(target_swatch, "race_target_swatch")

@@ -3,6 +3,7 @@ or team through its running totals, the target line, the won hands marked."""
 
 from __future__ import annotations
 
+import html
 import io
 import re
 import unicodedata
@@ -13,16 +14,19 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from scorekeeper.charts import swatch
+
 NS = {"svg": "http://www.w3.org/2000/svg"}
+SWATCH = [str(swatch(0)), str(swatch(1))]
 SVG = re.compile(r'<svg xmlns="http://www.w3.org/2000/svg" class="chart".*?</svg>', re.S)
 
 
 # --- reading the pictures --------------------------------------------------------------
 
 
-def charts(html: str) -> list[ET.Element]:
+def charts(page: str) -> list[ET.Element]:
     """Every race chart in a page (or the HTML a PDF is typeset from), parsed."""
-    return [ET.fromstring(m) for m in SVG.findall(html)]
+    return [ET.fromstring(m) for m in SVG.findall(page)]
 
 
 def page_charts(client: FlaskClient, game_id: str, lang: str = "en") -> list[ET.Element]:
@@ -36,10 +40,16 @@ def lines(chart: ET.Element) -> list[str]:
     return [p.get("points", "") for p in chart.iterfind("svg:polyline", NS)]
 
 
-def legend(chart: ET.Element) -> list[str]:
+def words(fragment: str) -> str:
+    """HTML as the reader sees it: tags dropped, entities decoded, spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def legends(page: str) -> list[list[str]]:
+    """Each race's legend (HTML beside the SVG): one entry per line, then the target."""
     return [
-        (t.text or "").strip("\u2068\u2069")
-        for t in chart.iterfind("svg:g[@class='chart-legend']/svg:text", NS)
+        [words(item) for item in re.findall(r"<li>(.*?)</li>", legend, re.S)]
+        for legend in re.findall(r'<ul class="race-legend">(.*?)</ul>', page, re.S)
     ]
 
 
@@ -138,7 +148,9 @@ def test_gin_page_draws_one_line_per_player_through_the_totals(client: FlaskClie
     game = gin_game(client)
     (chart,) = page_charts(client, game)
     assert lines(chart) == GIN_LINES
-    assert legend(chart) == ["Ann", "Bob"]
+    assert legends(client.get(f"/g/{game}").get_data(as_text=True)) == [
+        ["Ann 55", "Bob 20", "target 100"]
+    ]
     assert marked(chart) == [2, 1]  # Ann won hands 1 and 3, Bob hand 2
     assert target_y(chart) == "8"
     title = chart.find("svg:title", NS)
@@ -170,12 +182,12 @@ def test_no_race_before_the_first_hand(client: FlaskClient) -> None:
 
 def test_gin_pdf_prints_the_same_race(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
     game = gin_game(client)
-    text, html = pdf_and_html(client, game, monkeypatch)
-    (chart,) = charts(html)
+    text, typeset = pdf_and_html(client, game, monkeypatch)
+    (chart,) = charts(typeset)
     assert lines(chart) == GIN_LINES
-    assert "The race" in text.splitlines()
-    assert "target 100" in text.splitlines()
-    assert [line for line in text.splitlines() if line in ("Ann", "Bob")] == ["Ann", "Bob"]
+    printed = [" ".join(line.split()) for line in text.splitlines()]
+    assert "The race" in printed
+    assert "Ann 55 Bob 20 target 100" in printed  # the legend under the picture
 
 
 def test_hollywood_has_one_small_race_per_column(
@@ -201,9 +213,16 @@ def test_hollywood_has_one_small_race_per_column(
         [t.text for t in c.iterfind("svg:text[@class='chart-x']", NS)] for c in (two, three)
     ]
     assert x_labels == [[None, "2", "4"], [None, "4"]]  # the hands as numbered on the sheet
-    text, html = pdf_and_html(client, game, monkeypatch)
-    assert [lines(c) for c in charts(html)] == [lines(one), lines(two), lines(three)]
-    assert text.splitlines().count("target 100") == 3
+    text, typeset = pdf_and_html(client, game, monkeypatch)
+    # Printed three abreast at 240 units wide: the same totals through the same scale.
+    assert [values(c) for c in charts(typeset)] == [values(c) for c in (one, two, three)]
+    assert values(one) == [[0, 20, 50, 50, 55], [0, 0, 0, 10, 10]]
+    assert legends(typeset) == [
+        ["A 55", "B 10", "target 100"],
+        ["A 35", "B 0", "target 100"],
+        ["A 5", "B 0", "target 100"],
+    ]
+    assert "target 100" in text
 
 
 def remi_game(client: FlaskClient) -> str:
@@ -224,7 +243,9 @@ def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.Monk
     game = remi_game(client)
     (chart,) = page_charts(client, game)
     assert values(chart) == [[0, 30, -20, 50], [0, -40, -20, -50], [0, 10, 0, 10]]
-    assert legend(chart) == ["Ann", "Bob", "Cy"]
+    assert legends(client.get(f"/g/{game}").get_data(as_text=True)) == [
+        ["Ann 50", "Bob −50", "Cy 10", "target 500"]
+    ]
     assert marked(chart) == [1]  # Ann went out in deal 3; nobody else did
     ticks = [t.text for t in chart.iterfind("svg:text", NS) if t.get("x") == "32"]
     assert ticks == ["-200", "0", "200", "400", "600"]  # -50 .. the target 500
@@ -232,9 +253,10 @@ def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.Monk
         g for g in chart.iterfind("svg:line[@class='chart-grid']", NS) if g.get("stroke") == "#888"
     ]
     assert [g.get("y1") for g in zero] == ["107"]  # 140 - 200 * 132 / 800
-    text, html = pdf_and_html(client, game, monkeypatch)
-    assert [lines(c) for c in charts(html)] == [lines(chart)]
-    assert "target 500" in text.splitlines() and "-200" in text.split()
+    text, typeset = pdf_and_html(client, game, monkeypatch)
+    assert [lines(c) for c in charts(typeset)] == [lines(chart)]
+    assert "Ann 50 Bob −50 Cy 10 target 500" in [" ".join(t.split()) for t in text.splitlines()]
+    assert "-200" in text.split()
 
 
 def test_remi_by_number_of_deals_has_no_target_line(client: FlaskClient) -> None:
@@ -274,12 +296,15 @@ def test_partnership_draws_the_teams(client: FlaskClient, monkeypatch: pytest.Mo
     for tables in deals:
         api_hand(client, game, secret, {"tables": tables})
     (chart,) = page_charts(client, game)
-    assert legend(chart) == ["Ann & Cid", "Bob & Dan"]
+    assert legends(client.get(f"/g/{game}").get_data(as_text=True)) == [
+        ["Ann & Cid 125", "Bob & Dan 20", "target 125"]
+    ]
     assert values(chart) == [[0, 55, 55, 55, 55, 125], [0, 0, 10, 20, 20, 20]]
     assert marked(chart) == [2, 2]  # deals 1 and 5; deals 2 and 3 (deal 4 a wash)
-    text, html = pdf_and_html(client, game, monkeypatch)
-    assert [lines(c) for c in charts(html)] == [lines(chart)]
-    assert "Ann & Cid" in text.splitlines() and "target 125" in text.splitlines()
+    text, typeset = pdf_and_html(client, game, monkeypatch)
+    assert [lines(c) for c in charts(typeset)] == [lines(chart)]
+    printed = [" ".join(t.split()) for t in text.splitlines()]
+    assert "Ann & Cid 125 Bob & Dan 20 target 125" in printed
 
 
 def test_three_hand_draws_three_lines(client: FlaskClient) -> None:
@@ -293,15 +318,23 @@ def test_three_hand_draws_three_lines(client: FlaskClient) -> None:
     assert sum(marked(chart)) == 3  # every hand had a winner
 
 
-def test_persian_page_keeps_the_axis_and_right_aligns_the_legend(client: FlaskClient) -> None:
-    game, secret = api_game(client, "gin", ["علی", "Bob"], rules="classic")
-    api_hand(client, game, secret, knock(0, 25))
-    (chart,) = page_charts(client, game, lang="fa")
-    assert chart.get("direction") == "ltr"  # hands run left to right, like the numbers
-    texts = chart.findall("svg:g[@class='chart-legend']/svg:text", NS)
-    assert [(t.get("text-anchor"), t.get("x"), t.text) for t in texts] == [
-        ("end", "282", "\u2068علی\u2069"),
-        ("end", "282", "\u2068Bob\u2069"),
-    ]
+def test_persian_page_keeps_the_axis_and_isolates_the_legend(client: FlaskClient) -> None:
+    game, secret = api_game(client, "remi", ["علی", "Bob"])
+    players = [{"plus": 0, "minus": 15}, {"plus": 15, "minus": 0}]
+    api_hand(client, game, secret, {"went_out": None, "players": players})
+    client.set_cookie("lang", "fa")
+    page = client.get(f"/g/{game}").get_data(as_text=True)
+    (chart,) = charts(page)
+    assert chart.get("direction") == "ltr"  # deals run left to right, like the numbers
+    assert values(chart) == [[0, -15], [0, 15]]
     title = chart.find("svg:title", NS)
-    assert title is not None and title.text != "The race"  # translated
+    assert title is not None and title.text == "روند امتیازها"
+    legend = re.search(r'<ul class="race-legend">(.*?)</ul>', page, re.S)
+    assert legend is not None
+    items = [" ".join(li.split()) for li in re.findall(r"<li>(.*?)</li>", legend.group(1), re.S)]
+    # Each name and each signed total isolated, so "−15" never reads "15−" right to left.
+    assert items[:2] == [
+        f'{SWATCH[0]} <bdi>علی</bdi> <bdi dir="ltr" class="num">−15</bdi>',
+        f'{SWATCH[1]} <bdi>Bob</bdi> <bdi dir="ltr" class="num">15</bdi>',
+    ]
+    assert words(items[2]) == "هدف 500"
