@@ -16,7 +16,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from .charts import Series, line_chart, swatch, target_swatch
+from .charts import Series, key, line_chart, swatch, target_swatch
 from .i18n import text_direction
 
 # What a race shows, per kind of game (lazily translated: the variants hold them).
@@ -79,7 +79,9 @@ def race_of(
     return Race(series, tuple(labels), target, str(title), str(caption))
 
 
-def race_chart(race: Race, chart_id: str, *, width: int = 320, height: int = 160) -> Markup:
+def race_chart(
+    race: Race, chart_id: str, *, width: int = 320, height: int = 160, printing: bool = False
+) -> Markup:
     """The race as inline SVG, with a description that reads the final standing aloud."""
     standing = ", ".join(f"{s.label} {s.values[-1] if s.values else 0}" for s in race.series)
     description = " ".join(
@@ -102,6 +104,7 @@ def race_chart(race: Race, chart_id: str, *, width: int = 320, height: int = 160
         height=height,
         chart_id=chart_id,
         legend=False,  # in HTML beside it (games/_race.html): it prints Persian correctly
+        printing=printing,
     )
 
 
@@ -109,4 +112,5 @@ def init_app(app: Flask) -> None:
     """Make ``race_chart`` and the legend's samples available to the templates."""
     app.add_template_global(race_chart)
     app.add_template_global(swatch, "race_swatch")
+    app.add_template_global(key, "race_key")
     app.add_template_global(target_swatch, "race_target_swatch")
