@@ -274,9 +274,9 @@ def line_chart(
     letter (no Persian joining, no bidi, a Pango layout per letter), so a printed chart
     should hold digits only. With ``printing=True`` even those are drawn as strokes
     (``stroked``: one path, no text, no Pango layout at all) and the title and
-    description, which a PDF does not read out, are left out. ``chart_id`` must be unique in the page (the title and
-    description are referenced by id). Values may be negative; marks and series longer
-    than ``x_labels`` raise ``ValueError``.
+    description, which a PDF does not read out, are left out. ``chart_id`` must be
+    unique in the page (the title and description are referenced by id). Values may be
+    negative; marks and series longer than ``x_labels`` raise ``ValueError``.
     """
     count = len(x_labels)
     for s in series:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import doctest
-from pathlib import Path
 import xml.etree.ElementTree as ET
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
