@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask import Flask
 from flask_babel import gettext as _
@@ -108,9 +109,18 @@ def race_chart(
     )
 
 
+def game_races(game: Any, sheet: Any) -> tuple[Race, ...]:
+    """The races a stored game's kind draws from its replayed sheet (``Variant.races``)
+    that have run at least one hand."""
+    from .variants import variant_for  # the variants build on this module
+
+    return tuple(race for race in variant_for(game).races(sheet) if race.hands)
+
+
 def init_app(app: Flask) -> None:
     """Make ``race_chart`` and the legend's samples available to the templates."""
     app.add_template_global(race_chart)
+    app.add_template_global(game_races)
     app.add_template_global(swatch, "race_swatch")
     app.add_template_global(key, "race_key")
     app.add_template_global(target_swatch, "race_target_swatch")
