@@ -345,3 +345,16 @@ def test_persian_page_keeps_the_axis_and_isolates_the_legend(client: FlaskClient
         f'{SWATCH[1]} <bdi>Bob</bdi> <bdi dir="ltr" class="num">15</bdi>',
     ]
     assert words(items[2]) == "هدف 500"
+
+
+def test_oklahoma_draws_the_race_like_gin(client: FlaskClient) -> None:
+    game, secret = api_game(client, "oklahoma", ["Ann", "Bob"])
+    # A 4 upcard (knock limit 4), no spade: Ann knocks 1 against 21, Bob 1 against 11.
+    api_hand(client, game, secret, {**knock(0, 20), "upcard": "4H"})
+    api_hand(client, game, secret, {**knock(1, 10), "upcard": "4D"})
+    (chart,) = page_charts(client, game)
+    assert values(chart) == [[0, 20, 20], [0, 0, 10]]
+    assert marked(chart) == [1, 1]
+    assert target_y(chart) == "8"  # Oklahoma plays to 150: ticks 0, 50, ..., 150
+    ticks = [t.text for t in chart.iterfind("svg:text[@class='chart-y']", NS)]
+    assert ticks == ["0", "50", "100", "150"]
