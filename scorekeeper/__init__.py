@@ -41,11 +41,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(instance)
 
-    from . import db, i18n, security
+    from . import db, i18n, races, security
 
     db.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    races.init_app(app)
+    from .variants import game_races
+
+    app.add_template_global(game_races)
     _register_blueprints(app)
     return app
 

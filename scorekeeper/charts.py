@@ -28,6 +28,7 @@ True
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -41,6 +42,9 @@ Number = float | int | Decimal
 COLOURS = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "4 2", "1 2")
 SHAPES = ("circle", "square", "triangle", "diamond", "cross", "bar")
+GLYPHS = ("●", "■", "▲", "◆", "✕", "▬")  # the shapes as characters, for HTML legends
+# The colours of ``key``'s characters, for a stylesheet (kept beside COLOURS).
+KEY_CSS = "\n".join(f".chart-key-{i} {{ color: {c}; }}" for i, c in enumerate(COLOURS))
 
 # Margins of the plot inside the picture (user units).
 LEFT, RIGHT, TOP, BOTTOM = 36, 8, 8, 20
@@ -138,9 +142,13 @@ def shorten(text: str, limit: int = MAX_LABEL) -> str:
 
 
 def marker(shape: str, x: float, y: float) -> str:
-    """Path data of one marker centred on (x, y)."""
+    """Path data of one marker centred on (x, y).
+
+    A dot is a zero-length line drawn with a wide round cap (``marker_paint``): an arc
+    would cost WeasyPrint a Bézier conversion in Python per mark.
+    """
     if shape == "circle":
-        return f"M{num(x - 3)} {num(y)}a3 3 0 1 0 6 0a3 3 0 1 0 -6 0"
+        return f"M{num(x)} {num(y)}h0"
     if shape == "square":
         return f"M{num(x - 3)} {num(y - 3)}h6v6h-6z"
     if shape == "triangle":
@@ -150,6 +158,76 @@ def marker(shape: str, x: float, y: float) -> str:
     if shape == "cross":
         return f"M{num(x - 3)} {num(y - 3)}l6 6m0 -6l-6 6"
     return f"M{num(x - 4)} {num(y - 1.5)}h8v3h-8z"
+
+
+def marker_paint(shape: str, colour: str) -> str:
+    """The attributes that paint a path of ``shape`` markers."""
+    if shape == "circle":
+        return f'fill="none" stroke="{colour}" stroke-width="7" stroke-linecap="round"'
+    return f'fill="{colour}" stroke="{colour}" stroke-width="1"'
+
+
+# Digits drawn with strokes, seven-segment fashion, in a box 4 wide and 7 high (y down
+# from the top), for printed charts; the advance is the glyph's width plus a gap.
+STROKES = {
+    "0": ("M0 0H4V7H0Z", 5),
+    "1": ("M1 1L2 0V7", 3.5),
+    "2": ("M0 0H4V3.5H0V7H4", 5),
+    "3": ("M0 0H4V7H0M0 3.5H4", 5),
+    "4": ("M0 0V3.5H4M4 0V7", 5),
+    "5": ("M4 0H0V3.5H4V7H0", 5),
+    "6": ("M4 0H0V7H4V3.5H0", 5),
+    "7": ("M0 0H4L1.5 7", 5),
+    "8": ("M0 0H4V7H0ZM0 3.5H4", 5),
+    "9": ("M4 3.5H0V0H4V7H0", 5),
+    "-": ("M0 3.5H3", 4),
+    ".": ("M0.5 7h0", 2),
+}
+
+
+def stroked(text: str, x: float, baseline: float, anchor: str = "start") -> str:
+    """Path data writing ``text`` (digits, ``-``, ``.``; anything else is skipped) with
+    strokes, its baseline at ``baseline``, anchored at ``x`` like ``text-anchor``.
+
+    >>> stroked("10", 20, 7)
+    'M21 1l1 -1v7M23.5 0h4v7h-4z'
+    >>> stroked("8", 0, 7, "end")  # ends at x = 0
+    'M-4 0h4v7h-4zM-4 3.5h4'
+    """
+    glyphs = [STROKES[c] for c in text if c in STROKES]
+    width = sum(advance for _path, advance in glyphs) - 1
+    left = x - (width if anchor == "end" else width / 2 if anchor == "middle" else 0)
+    out = []
+    for path, advance in glyphs:
+        out.append(_moved(path, left, baseline - 7))
+        left += advance
+    return "".join(out)
+
+
+def _moved(path: str, dx: float, dy: float) -> str:
+    """A glyph's absolute path moved by (dx, dy): each move absolute, the lines relative."""
+    out, cursor = [], (0.0, 0.0)
+    for command, args in re.findall(r"([MLHVZhz])([^MLHVZhz]*)", path):
+        values = [float(v) for v in args.split()]
+        if command in "ML":
+            x, y = values
+            if command == "M":
+                out.append(f"M{num(x + dx)} {num(y + dy)}")
+            else:
+                out.append(f"l{num(x - cursor[0])} {num(y - cursor[1])}")
+            cursor = (x, y)
+        elif command == "H":
+            out.append(f"h{num(values[0] - cursor[0])}")
+            cursor = (values[0], cursor[1])
+        elif command == "V":
+            out.append(f"v{num(values[0] - cursor[1])}")
+            cursor = (cursor[0], values[0])
+        elif command == "h":
+            out.append(f"h{num(values[0])}")
+            cursor = (cursor[0] + values[0], cursor[1])
+        else:
+            out.append("z")
+    return "".join(out)
 
 
 def x_positions(count: int, width: int) -> list[float]:
@@ -185,13 +263,20 @@ def line_chart(
     height: int = 160,
     chart_id: str = "chart",
     target_label: str | None = None,
+    legend: bool = True,
+    printing: bool = False,
 ) -> Markup:
     """An SVG line chart: one polyline per series over ``len(x_labels)`` positions.
 
     ``height`` is the plot with its axes; the legend (one row per series) adds
-    ``16`` per series below it. ``chart_id`` must be unique in the page (the title and
-    description are referenced by id). Values may be negative; marks and series longer
-    than ``x_labels`` raise ``ValueError``.
+    ``16`` per series below it. With ``legend=False`` the page writes the legend in
+    HTML beside ``swatch(i)`` pictures instead: WeasyPrint lays SVG text out letter by
+    letter (no Persian joining, no bidi, a Pango layout per letter), so a printed chart
+    should hold digits only. With ``printing=True`` even those are drawn as strokes
+    (``stroked``: one path, no text, no Pango layout at all) and the title and
+    description, which a PDF does not read out, are left out. ``chart_id`` must be
+    unique in the page (the title and description are referenced by id). Values may be
+    negative; marks and series longer than ``x_labels`` raise ``ValueError``.
     """
     count = len(x_labels)
     for s in series:
@@ -207,26 +292,32 @@ def line_chart(
     def y_of(value: Number) -> float:
         return bottom - float(_decimal(value) - scale.low) / span * (bottom - top)
 
-    total_height = height + LEGEND_ROW * len(series)
+    total_height = height + (LEGEND_ROW * len(series) if legend else 0)
     ident = escape(chart_id)
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" role="img" '
         f'viewBox="0 0 {width} {total_height}" width="{width}" height="{total_height}" '
         f'aria-labelledby="{ident}-title {ident}-desc" direction="ltr" '
         f'font-family="sans-serif" font-size="10">',
-        f'<title id="{ident}-title">{escape(title)}</title>',
-        f'<desc id="{ident}-desc">{escape(description)}</desc>',
     ]
-    # The y scale: a faint line and a number at every tick, the zero line darker.
-    for tick in scale.ticks:
-        y = num(y_of(tick))
-        colour = "#888" if tick == 0 else "#ddd"
+    if not printing:
         parts.append(
-            f'<line class="chart-grid" x1="{LEFT}" y1="{y}" x2="{width - RIGHT}" y2="{y}" '
-            f'stroke="{colour}" stroke-width="1"/>'
-            f'<text x="{LEFT - 4}" y="{y}" dy="3" text-anchor="end" fill="#555">'
-            f"{tick_text(tick)}</text>"
+            f'<title id="{ident}-title">{escape(title)}</title>'
+            f'<desc id="{ident}-desc">{escape(description)}</desc>'
         )
+    # Every number on the axes: (text, x, y at its baseline, anchor).
+    labels: list[tuple[str, float, float, str]] = []
+    # The y scale: one faint path through every tick, the zero line darker, a number
+    # at each tick (few elements: WeasyPrint's cost grows with them).
+    grid = "".join(f"M{LEFT} {num(y_of(t))}H{width - RIGHT}" for t in scale.ticks if t != 0)
+    zero = num(y_of(0))
+    parts.append(
+        f'<path class="chart-grid" d="{grid}" stroke="#ddd" stroke-width="1"/>'
+        f'<line class="chart-zero" x1="{LEFT}" y1="{zero}" x2="{width - RIGHT}" y2="{zero}" '
+        f'stroke="#888" stroke-width="1"/>'
+    )
+    for tick in scale.ticks:
+        labels.append((tick_text(tick), LEFT - 4, y_of(tick) + 3.5, "end"))
     if target is not None:
         y = num(y_of(target))
         parts.append(
@@ -234,19 +325,32 @@ def line_chart(
             f'stroke="#333" stroke-width="1" stroke-dasharray="4 3"/>'
         )
         if target_label:
+            # Above the line, or just below it when the line is the top of the plot.
+            dy = "11" if y_of(target) < TOP + 12 else "-3"
             parts.append(
-                f'<text class="chart-target-label" x="{width - RIGHT}" y="{y}" dy="-3" '
+                f'<text class="chart-target-label" x="{width - RIGHT}" y="{y}" dy="{dy}" '
                 f'text-anchor="end" fill="#333">{escape(isolate(target_label))}</text>'
             )
     step = label_step(count)
     for i in range(0, count, step):
+        if x_labels[i]:
+            labels.append((x_labels[i], xs[i], height - 6, "middle"))
+    if printing:
+        d = "".join(stroked(text, x, y, anchor) for text, x, y, anchor in labels)
         parts.append(
-            f'<text class="chart-x" x="{num(xs[i])}" y="{height - 6}" text-anchor="middle" '
-            f'fill="#555">{escape(x_labels[i])}</text>'
+            f'<path class="chart-labels" d="{d}" fill="none" stroke="#555" stroke-width="0.8" '
+            f'stroke-linecap="round" stroke-linejoin="round"/>'
+        )
+    else:
+        parts.extend(
+            f'<text class="chart-{"x" if anchor == "middle" else "y"}" x="{num(x)}" '
+            f'y="{num(y)}" text-anchor="{anchor}" fill="#555">{escape(text)}</text>'
+            for text, x, y, anchor in labels
         )
     for index, s in enumerate(series):
         parts.extend(_series(index, s, xs, y_of))
-    parts.extend(_legend(series, width, height, rtl))
+    if legend:
+        parts.extend(_legend(series, width, height, rtl))
     parts.append("</svg>")
     return Markup("".join(parts))
 
@@ -268,8 +372,8 @@ def _series(
     if s.marks and s.values:
         d = "".join(marker(shape, xs[m], y_of(s.values[m])) for m in sorted(set(s.marks)))
         out.append(
-            f'<path class="chart-marks" data-series="{index}" d="{d}" fill="{colour}" '
-            f'stroke="{colour}" stroke-width="1"/>'
+            f'<path class="chart-marks" data-series="{index}" d="{d}" '
+            f"{marker_paint(shape, colour)}/>"
         )
     return out
 
@@ -293,8 +397,39 @@ def _legend(series: Sequence[Series], width: int, height: int, rtl: bool) -> lis
             f'<g class="chart-legend" data-series="{index}">'
             f'<line x1="{num(x1)}" y1="{num(y)}" x2="{num(x2)}" y2="{num(y)}" '
             f'stroke="{colour}" stroke-width="2"{dash_attr}/>'
-            f'<path d="{marker(shape, (x1 + x2) / 2, y)}" fill="{colour}" stroke="{colour}"/>'
+            f'<path d="{marker(shape, (x1 + x2) / 2, y)}" {marker_paint(shape, colour)}/>'
             f'<text x="{num(text_x)}" y="{num(y)}" dy="3.5" text-anchor="{anchor}" fill="#222">'
             f"{escape(isolate(shorten(s.label)))}</text></g>"
         )
     return out
+
+
+def swatch(index: int) -> Markup:
+    """A legend sample of series ``index`` (its colour, dash and marker), for an HTML
+    legend; hidden from screen readers, which read the label beside it."""
+    colour, dash, shape = _style(index)
+    dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+    return Markup(
+        '<svg xmlns="http://www.w3.org/2000/svg" class="chart-swatch" viewBox="0 0 24 10" '
+        'width="24" height="10" aria-hidden="true">'
+        f'<line x1="0" y1="5" x2="24" y2="5" stroke="{colour}" stroke-width="2"{dash_attr}/>'
+        f'<path d="{marker(shape, 12, 5)}" {marker_paint(shape, colour)}/></svg>'
+    )
+
+
+def key(index: int) -> Markup:
+    """Series ``index``'s marker as a coloured character (``●``, ``■``, ``▲``, …) for an
+    HTML legend: cheaper to print than a ``swatch`` picture. The colour comes from the
+    stylesheet's ``.chart-key-<index>`` (``KEY_CSS``); screen readers skip it."""
+    i = index % len(COLOURS)
+    return Markup(f'<span class="chart-key chart-key-{i}" aria-hidden="true">{GLYPHS[i]}</span>')
+
+
+def target_swatch() -> Markup:
+    """A legend sample of the target line."""
+    return Markup(
+        '<svg xmlns="http://www.w3.org/2000/svg" class="chart-swatch" viewBox="0 0 24 10" '
+        'width="24" height="10" aria-hidden="true">'
+        '<line x1="0" y1="5" x2="24" y2="5" stroke="#333" stroke-width="1" '
+        'stroke-dasharray="4 3"/></svg>'
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import doctest
 import xml.etree.ElementTree as ET
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 
@@ -54,20 +55,28 @@ def test_one_line_per_series_with_the_hand_worked_points() -> None:
 def test_marks_sit_on_the_line_with_one_shape_per_series() -> None:
     root = hand_worked()
     marks = [p.get("d") for p in root.iterfind("svg:path[@class='chart-marks']", NS)]
-    # Ann's hand 1 (a circle of radius 3 on 114,44); Bob's hand 2 (a 6x6 square on 192,41.6).
-    assert marks == ["M111 44a3 3 0 1 0 6 0a3 3 0 1 0 -6 0", "M189 38.6h6v6h-6z"]
+    # Ann's hand 1 (a dot: a zero-length round-capped stroke on 114,44); Bob's hand 2 (a
+    # 6x6 square on 192,41.6).
+    assert marks == ["M114 44h0", "M189 38.6h6v6h-6z"]
+    dots = root.find("svg:path[@class='chart-marks']", NS)
+    assert dots is not None
+    assert (dots.get("stroke-linecap"), dots.get("stroke-width"), dots.get("fill")) == (
+        "round",
+        "7",
+        "none",
+    )
 
 
 def test_target_zero_line_and_ticks() -> None:
     root = hand_worked()
     target = root.find("svg:line[@class='chart-target']", NS)
     assert target is not None and (target.get("y1"), target.get("y2")) == ("8", "8")
-    grid = [
-        (g.get("y1"), g.get("stroke")) for g in root.iterfind("svg:line[@class='chart-grid']", NS)
-    ]
-    assert grid == [("80", "#ddd"), ("56", "#888"), ("32", "#ddd"), ("8", "#ddd")]
-    ticks = [t.text for t in root.iterfind("svg:text", NS) if t.get("x") == "32"]
-    assert ticks == ["-50", "0", "50", "100"]
+    grid = root.find("svg:path[@class='chart-grid']", NS)
+    assert grid is not None and grid.get("d") == "M36 80H192M36 32H192M36 8H192"
+    zero = root.find("svg:line[@class='chart-zero']", NS)
+    assert zero is not None and (zero.get("y1"), zero.get("stroke")) == ("56", "#888")
+    ticks = [(t.text, t.get("y")) for t in root.iterfind("svg:text[@class='chart-y']", NS)]
+    assert ticks == [("-50", "83.5"), ("0", "59.5"), ("50", "35.5"), ("100", "11.5")]
     label = root.find("svg:text[@class='chart-target-label']", NS)
     assert label is not None and label.text == "\u2068100\u2069"
 
@@ -111,7 +120,7 @@ def test_every_text_is_escaped() -> None:
     assert root.find("svg:script", NS) is None
     legend = root.find("svg:g[@class='chart-legend']/svg:text", NS)
     assert legend is not None and legend.text == '\u2068<b>"A&B"</b>\u2069'
-    assert [t.text for t in root.iterfind("svg:text[@class='chart-x']", NS)] == [None, "<1>"]
+    assert [t.text for t in root.iterfind("svg:text[@class='chart-x']", NS)] == ["<1>"]
 
 
 def test_series_are_told_apart_by_dash_and_shape_not_only_colour() -> None:
@@ -128,7 +137,12 @@ def test_series_are_told_apart_by_dash_and_shape_not_only_colour() -> None:
     assert [p.get("stroke-dasharray") for p in polylines] == [None, "6 3", "2 3", "8 3 2 3"]
     assert len({p.get("stroke") for p in polylines}) == 4
     marks = [p.get("d", "") for p in root.iterfind("svg:path[@class='chart-marks']", NS)]
-    assert len({m.replace("0", "").split("a")[0][-3:] for m in marks}) == 4  # four shapes
+    # A dot, a square, a triangle, a diamond: the path data after the first point.
+    shapes = [
+        m[m.index("h") if m.endswith("h0") else m.index(next(c for c in m if c in "hl")) :]
+        for m in marks
+    ]
+    assert shapes == ["h0", "h6v6h-6z", "l4 7h-8z", "l4 4l-4 4l-4 -4z"]
     assert len(root.findall("svg:g[@class='chart-legend']", NS)) == 4
 
 
@@ -242,3 +256,42 @@ def test_bad_marks_and_lengths_are_refused() -> None:
 
 def test_doctests() -> None:
     assert doctest.testmod(charts).failed == 0
+
+
+def test_printed_charts_draw_their_numbers_with_strokes() -> None:
+    root = parse(
+        line_chart(
+            [Series("Ann", [0, 25, 10])],
+            x_labels=["", "1", "2"],
+            target=None,
+            title="T",
+            description="D",
+            width=200,
+            height=100,
+            printing=True,
+        )
+    )
+    assert root.find("svg:text", NS) is None  # WeasyPrint lays SVG text out per letter
+    assert root.find("svg:title", NS) is None and root.find("svg:desc", NS) is None
+    labels = root.find("svg:path[@class='chart-labels']", NS)
+    assert labels is not None
+    # Ticks 0, 10, 20, 30 right-aligned at x 32 (a digit is 4 wide, 5 apart; "1" 3.5);
+    # 0 sits at y 80 (baseline 83.5, glyph top 76.5), then x labels 1 and 2 under
+    # x = 114 and 192 (baseline 94).
+    assert labels.get("d") == (
+        charts.stroked("0", 32, 83.5, "end")
+        + charts.stroked("10", 32, 59.5, "end")
+        + charts.stroked("20", 32, 35.5, "end")
+        + charts.stroked("30", 32, 11.5, "end")
+        + charts.stroked("1", 114, 94, "middle")
+        + charts.stroked("2", 192, 94, "middle")
+    )
+    assert charts.stroked("0", 32, 83.5, "end") == "M28 76.5h4v7h-4z"
+    assert charts.stroked("2", 192, 94, "middle") == "M190 87h4v3.5h-4v3.5h4"
+
+
+def test_key_colours_are_in_both_stylesheets() -> None:
+    root = Path(charts.__file__).parent
+    for sheet in ("static/style.css", "templates/pdf/print.css"):
+        text = (root / sheet).read_text()
+        assert all(line in text for line in charts.KEY_CSS.splitlines()), sheet

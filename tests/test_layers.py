@@ -37,6 +37,7 @@ LAYERS = {
     "handentry": SHARED,
     "jsonbody": SHARED,
     "charts": SHARED,
+    "races": SHARED,
     "variants": VARIANTS,
     "records": VARIANTS,  # a group's standings and money, from each kind's replay
     "games": PAGES,

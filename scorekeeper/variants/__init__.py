@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import abort
 
 from ..models import Game
+from ..races import Race
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant
@@ -33,4 +36,10 @@ def variant_for(game: Game) -> Variant:
     return variant
 
 
-__all__ = ["VARIANTS", "Variant", "variant_for"]
+def game_races(game: Game, sheet: Any) -> tuple[Race, ...]:
+    """The races a stored game's kind draws from its replayed sheet (``Variant.races``)
+    that have run at least one hand (a template global: ``games/_race.html``)."""
+    return tuple(race for race in variant_for(game).races(sheet) if race.hands)
+
+
+__all__ = ["VARIANTS", "Variant", "game_races", "variant_for"]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 from flask_wtf import FlaskForm
 
 from ..models import Game
+from ..races import Race
 from ..scoring import Rules
 
 
@@ -104,6 +105,12 @@ class Variant:
     def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
+
+    # --- pictures -------------------------------------------------------------------
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """The race(s) the game page and its PDF draw: each player's (or team's) running
+        total after every counted hand, from the replay (``races.race_of``)."""
+        return ()
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:

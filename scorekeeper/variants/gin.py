@@ -32,6 +32,7 @@ from ..jsonbody import (
     problems_at,
 )
 from ..models import Game, new_token
+from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..sheets import game_rules, gin_sheet
 from .base import Variant
@@ -89,6 +90,11 @@ class GinVariant(Variant):
     def sheet(self, game: Game) -> Any:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``sheets.gin_sheet``)."""
         return gin_sheet(game)
+
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """Both totals after every counted hand; a hand's box marks who won it."""
+        rows = [(r.number, r.totals, (r.box,)) for r in sheet.game.rows if not r.after_end]
+        return (race_of(sheet.players, rows, target=sheet.rules.target),)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""

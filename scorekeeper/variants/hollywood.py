@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..hands import ScoredHand, score_hand
 from ..models import Game
+from ..races import Race, race_of
 from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
@@ -111,6 +113,20 @@ class HollywoodVariant(GinVariant):
     def sheet(self, game: Game) -> HollywoodSheet:
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
+
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """One small race per opened column, each to its own target, over the hands that
+        went into it (numbered as on the sheet)."""
+        return tuple(
+            race_of(
+                sheet.players,
+                [(r.number, r.totals, (r.box,)) for r in column.rows],
+                target=sheet.rules.target,
+                title=_("Game %(number)s", number=column.number),
+            )
+            for column in sheet.game.columns
+            if column.opened_after is not None
+        )
 
     def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with the columns they went into, every column, the match; ``hands=False``

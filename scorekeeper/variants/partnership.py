@@ -31,6 +31,7 @@ from ..handentry import card_inputs as table_card_inputs
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import ApiError, fail, list_at, object_at
 from ..models import Game, new_token
+from ..races import TEAM_DEALS, Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.outcome import Outcome
@@ -143,6 +144,12 @@ class PartnershipVariant(Variant):
     def sheet(self, game: Game) -> PartnershipSheet:
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
+
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """The two teams' totals after every counted deal; the team with the net is marked."""
+        rows = [(d.number, d.totals, (d.box,)) for d in sheet.game.deals if not d.after_end]
+        target = sheet.rules.target
+        return (race_of(sheet.team_names, rows, target=target, caption=TEAM_DEALS),)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""

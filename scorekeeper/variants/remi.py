@@ -33,6 +33,7 @@ from ..jsonbody import (
     object_at,
 )
 from ..models import Game
+from ..races import REMI_DEALS, Race, race_of
 from ..scoring import Rules
 from ..scoring.explain import Step
 from ..scoring.remi import (
@@ -224,6 +225,13 @@ class RemiVariant(Variant):
     def sheet(self, game: Game) -> RemiSheet:
         """Replay the deals."""
         return remi_sheet(game)
+
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """Every player's total after each counted deal (below zero too); who went out is
+        marked. A game of a fixed number of deals has no target line."""
+        rows = [(r.number, r.totals, (r.went_out,)) for r in sheet.game.rows]
+        target = None if sheet.rules.deals is not None else sheet.rules.target
+        return (race_of(sheet.players, rows, target=target, caption=REMI_DEALS),)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""

@@ -24,6 +24,7 @@ from ..handforms import QuickHandForm
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import fail, problems_at
 from ..models import Game
+from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.outcome import Outcome
@@ -126,6 +127,11 @@ class ThreeHandVariant(GinVariant):
     def sheet(self, game: Game) -> ThreeHandSheet:
         """Replay the hands (``scoring.threehand``)."""
         return three_hand_sheet(game)
+
+    def races(self, sheet: Any) -> tuple[Race, ...]:
+        """The three totals after every counted hand; the hand's winner is marked."""
+        rows = [(r.number, r.totals, (r.winner,)) for r in sheet.game.rows if not r.after_end]
+        return (race_of(sheet.players, rows, target=sheet.rules.target),)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """The engine scores the hand; the knocker must be the box or the captain."""
