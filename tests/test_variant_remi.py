@@ -256,6 +256,42 @@ def test_card_held_twice_and_missing_discard(client: FlaskClient) -> None:
     assert any("name the final discard" in e for e in field_errors(page, "final_discard"))
 
 
+def test_six_cards_refused_at_that_players_hand(client: FlaskClient) -> None:
+    # Issue 14, item 1: 7 are dealt; a player left with 6 cannot be right (RULES §7).
+    game_id = new_game(client)
+    deal = with_player(SECTION_8, 2, hand="9D 9C AS")
+    response = post_cards(client, game_id, deal)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_errors(page, "players-2-hand") == [
+        "Cy holds at least 7 cards at the end of a deal (table and hand); cards entered: 6"
+    ]
+    assert "9D 9C AS" in page  # typed text kept
+    data = {"version": str(version(client, game_id)), **card_form(deal)}
+    russian = client.post(
+        f"/g/{game_id}/hands/new", data=data, headers={"Accept-Language": "ru"}
+    ).get_data(as_text=True)
+    assert field_errors(russian, "players-2-hand") == [
+        "У Cy в конце сдачи не меньше 7 карт (на столе и в руке); введено карт: 6"
+    ]
+    assert state(client, game_id)["hands"] == []
+
+
+def test_api_six_cards_refused_at_that_player(client: FlaskClient) -> None:
+    game = api_game(client)
+    body = with_player(api_cards(SECTION_8), 0, hand="2H 3H 4H KC KD KS")
+    response = api_deal(client, game, body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "where": "players[0].hand",
+            "message": "Ann went out, so he holds at least 7 cards besides the final "
+            "discard (table and hand); cards entered: 6",
+        }
+    ]
+    assert state(client, game["id"])["hands"] == []
+
+
 def test_discard_without_anyone_going_out_refused(client: FlaskClient) -> None:
     game_id = new_game(client)
     response = post_cards(client, game_id, {**SECTION_8, "went_out": None})
