@@ -425,10 +425,11 @@ def _closing_problems(went_out: bool, plus: int, minus: int, discard_value: int 
     if discard_value not in CLOSING_VALUES:
         message = Message(N_("the final discard is worth 5, 10 or 15"))
         problems.append(("discard_value", message))
+    # One mistake, one message: his minus typed as plus would break both rules.
     if minus != 0:
         message = Message(N_("a player who went out has every card in a combination"))
         problems.append(("minus", message))
-    if plus == 0:
+    elif plus == 0:
         message = Message(N_("a player who went out has at least one combination"))
         problems.append(("plus", message))
     return problems

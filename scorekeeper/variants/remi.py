@@ -338,11 +338,17 @@ def _number(value: Any, where: str) -> int:
     return int(value)
 
 
+def _total(value: Any, where: str) -> int:
+    """A typed plus or minus; left out (or null) it is 0."""
+    return 0 if value is None else _number(value, where)
+
+
 def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """Stored inputs from an API body.
 
     Quick: ``{"went_out": seat|null, "discard_value": 5|10|15 (or "final_discard": card),
-    "players": [{"plus": n, "minus": n}, ...]}``. Cards: ``{"went_out": seat|null,
+    "players": [{"plus": n, "minus": n}, ...]}`` (a plus or minus left out is 0).
+    Cards: ``{"went_out": seat|null,
     "final_discard": card, "players": [{"table": [[cards], ...], "hand": [cards]}, ...]}``.
     ``"mode"`` may say which; without it, players with ``plus``/``minus`` are quick.
     """
@@ -388,8 +394,8 @@ def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
         "went_out": out,
         "players": [
             {
-                "plus": _number(entry.get("plus"), f"players[{i}].plus"),
-                "minus": _number(entry.get("minus"), f"players[{i}].minus"),
+                "plus": _total(entry.get("plus"), f"players[{i}].plus"),
+                "minus": _total(entry.get("minus"), f"players[{i}].minus"),
                 "discard_value": value if i == out else None,
             }
             for i, entry in enumerate(entries)

@@ -379,6 +379,15 @@ def test_quick_mode_checks_the_totals(
     assert (where, message) in caught.value.problems
 
 
+def test_quick_mode_one_mistake_one_message() -> None:
+    # His 50 typed as minus breaks "no minus" and "a combination": one message (item 8).
+    with pytest.raises(RemiError) as caught:
+        score_remi_quick(0, 50, True, 15)
+    assert caught.value.problems == [
+        ("minus", "a player who went out has every card in a combination")
+    ]
+
+
 def test_quick_mode_explains() -> None:
     score = score_remi_quick(50, 0, went_out=True, discard_value=15)
     assert [str(step) for step in score.explanation] == [
