@@ -9,15 +9,22 @@ from werkzeug.wrappers import Response
 from ..db import get_session
 from . import access, bp, service
 from .common import by, load, locked, to_sheet
-from .forms import PinForm, SetPinForm
+from .forms import EmptyForm, PinForm, SetPinForm
 
 
 @bp.get("/g/<game_id>/history")
 def history(game_id: str) -> str:
     """Every change to the game: what, when, old and new values."""
     game, variant = load(game_id)
+    changes = list(game.changes)
+    editable = access.can_edit(game)
     return render_template(
-        "games/history.html", game=game, variant=variant, changes=list(reversed(game.changes))
+        "games/history.html",
+        game=game,
+        variant=variant,
+        changes=list(reversed(changes)),
+        restorable=service.restorable(changes) if editable else set(),
+        empty=EmptyForm(),
     )
 
 
