@@ -240,7 +240,7 @@ def restore(game_id: str, change_id: int) -> Response:
 
 def _not_restorable(reason: str) -> str:
     if reason == "restored":
-        return _("That one was restored already.")
+        return str(_("That one was restored already."))
     if reason == "moved":
-        return _("Its old place is past the end of the sheet now, so it was not restored.")
-    return _("There is nothing to restore there.")
+        return str(_("Its old place is past the end of the sheet now, so it was not restored."))
+    return str(_("There is nothing to restore there."))

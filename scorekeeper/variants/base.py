@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 
 from ..models import Game
 from ..scoring import Rules
+from .wording import Clause, gin_clauses
 
 
 class Sheet(Protocol):
@@ -103,6 +104,12 @@ class Variant:
     def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
+
+    # --- the history ----------------------------------------------------------------
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """What a hand's stored inputs say, in words (``variants/wording.py``): by default a
+        gin hand between the game's two players."""
+        return gin_clauses(inputs, game.players)
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:

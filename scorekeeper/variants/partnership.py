@@ -33,6 +33,7 @@ from ..hands import ScoredHand, score_hand
 from ..models import Game, new_token
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
+from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
 from ..sheets import game_rules
@@ -40,6 +41,7 @@ from .base import Variant
 from .gin import hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .threehand import hand_number
+from .wording import Clause, gin_clauses
 
 Table = tuple[int, int]
 
@@ -141,6 +143,28 @@ class PartnershipVariant(Variant):
     def sheet(self, game: Game) -> PartnershipSheet:
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
+
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A deal in words, table by table, each table's players by this deal's pairing."""
+        tables = inputs.get("tables")
+        if not isinstance(tables, list):
+            return []
+        found: list[Clause] = []
+        for index, (table, pair) in enumerate(zip(tables, pairing(number), strict=False)):
+            if not isinstance(table, Mapping):
+                continue
+            names = [game.players[seat] for seat in pair]
+            group = Message(
+                N_("table {table} ({first} v {second})"),
+                table=index + 1,
+                first=names[0],
+                second=names[1],
+            )
+            found += [
+                Clause(f"tables.{index}.{clause.key}", clause.message, group)
+                for clause in gin_clauses(table, names)
+            ]
+        return found
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""

@@ -51,6 +51,7 @@ from ..scoring.rules import PRESETS
 from ..sheets import game_rules
 from .base import Variant
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
+from .wording import Clause, remi_clauses
 
 MAX_TABLE = 8  # combinations one player can have put down (7-card hands; generous)
 
@@ -224,6 +225,10 @@ class RemiVariant(Variant):
     def sheet(self, game: Game) -> RemiSheet:
         """Replay the deals."""
         return remi_sheet(game)
+
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A deal in words: who went out, each player's plus and minus or his cards."""
+        return remi_clauses(inputs, game.players)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""

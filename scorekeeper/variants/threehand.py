@@ -27,10 +27,12 @@ from ..hands import ScoredHand, score_hand
 from ..models import Game
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
+from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.threehand import Role, Roles, ThreeHandGame, play_three_hand
 from ..sheets import game_rules
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
+from .wording import Clause, gin_clauses
 
 ROLE_NAMES = {"box": Role.BOX, "captain": Role.CAPTAIN}
 
@@ -128,6 +130,12 @@ class ThreeHandVariant(GinVariant):
     def sheet(self, game: Game) -> ThreeHandSheet:
         """Replay the hands (``scoring.threehand``)."""
         return three_hand_sheet(game)
+
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A hand in words, its players by role: who was box and captain depends on the
+        hands before it, which may have been corrected since."""
+        roles = (Message(N_("the box")), Message(N_("the captain")))
+        return gin_clauses(inputs, roles)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """The engine scores the hand; the knocker must be the box or the captain."""
