@@ -116,7 +116,7 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
     if not 1 <= number <= len(game.hands):
         abort(404)
     stored = game.hands[number - 1].inputs
-    mode = request.args.get("mode") or stored.get("mode", "quick")
+    mode = request.args.get("mode") or variant.entry_mode(stored)
     cards = mode == "cards" and variant.card_mode
     played = variant.sheet(game)
     form = variant.card_form(game, played) if cards else variant.quick_form(game, played)

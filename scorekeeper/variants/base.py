@@ -105,6 +105,10 @@ class Variant:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
 
+    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+        """``cards`` or ``quick``: the page a stored hand is corrected on by default."""
+        return "cards" if inputs.get("mode") == "cards" else "quick"
+
     # --- the history ----------------------------------------------------------------
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """What a hand's stored inputs say, in words (``variants/wording.py``): by default a

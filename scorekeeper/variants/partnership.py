@@ -220,41 +220,55 @@ class PartnershipVariant(Variant):
         return form
 
     def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
-        """The deal's inputs from cards (a dead table needs none), checked by the engine."""
+        """The deal's inputs, each table with its cards, or (cards left empty) from its
+        quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
             return None
         form.validate()
         for table in form.tables():
-            if table.dead:  # its cards are not needed: forget what they'd complain about
-                for field in table:
-                    if field.name.endswith("knocker"):
-                        continue
-                    field.errors = []
+            _forget_unused(table)
         if _has_errors(form):
             return None
         rules = game_rules(game)
         tables: list[dict[str, Any]] = []
         ok = True
         for table in form.tables():
-            if table.dead:
-                tables.append(_dead_hand())
+            inputs = _table_inputs(table)
+            if inputs is None:
+                ok = False
                 continue
             try:
-                inputs = table_card_inputs(int(table.knocker.data), table.engine_kwargs())
                 score_hand(rules, inputs)
             except HandError as exc:
-                table.show_problems(exc)
+                if table.quick:
+                    show_problems(table, exc.problems, QUICK_FIELDS)
+                else:
+                    table.show_problems(exc)
                 ok = False
                 continue
             tables.append(inputs)
         return {"mode": "deal", "tables": tables} if ok else None
 
     def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
-        """Prefill both tables (a quick table keeps who knocked; a dead one says so)."""
+        """Prefill both tables, each in the mode it was entered (a dead one says so)."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_cards(table, stored)
             if stored.get("outcome") == "dead":
                 table.knocker.data = DEAD
+            elif stored.get("mode") != "cards":
+                table.outcome.data = stored.get("outcome") or "knock"
+                table.knocker_deadwood.data = stored.get("knocker_deadwood")
+                table.defender_deadwood.data = stored.get("defender_deadwood")
+
+    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+        """A deal with a table entered card by card is corrected on the card page (where
+        each table shows in its own mode)."""
+        tables = inputs.get("tables")
+        if isinstance(tables, list) and any(
+            isinstance(t, Mapping) and t.get("mode") == "cards" for t in tables
+        ):
+            return "cards"
+        return "quick"
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
@@ -308,6 +322,24 @@ def _has_errors(form: Any) -> bool:
         elif field.errors:
             return True
     return False
+
+
+def _forget_unused(table: Any) -> None:
+    """Drop the complaints of the fields a table's way of entry does not use."""
+    unused = table.CARD_FIELDS if table.dead or table.quick else table.QUICK_ONLY
+    for name in unused:
+        table[name].errors = []
+    if not table.dead and not table.quick and table.knocker.data in (None, "", "None"):
+        table.knocker.errors = [_("Choose who knocked.")]
+
+
+def _table_inputs(table: Any) -> dict[str, Any] | None:
+    """One table's stored inputs: dead, quick (no cards typed) or with its cards."""
+    if table.dead:
+        return _dead_hand()
+    if table.quick:
+        return quick_inputs(table)
+    return table_card_inputs(int(table.knocker.data), table.engine_kwargs())
 
 
 def _dead_hand() -> dict[str, Any]:
