@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from html import unescape
+
 from flask.testing import FlaskClient
 
 from tests.helpers import new_game, quick, state, version_of, win
@@ -224,7 +226,7 @@ def test_edit_ends_and_unends_the_game(client: FlaskClient) -> None:
     )
     assert not state(client, game)["finished"]
     history = client.get(f"/g/{game}/history").get_data(as_text=True)
-    assert "hand 2 changed" in history and "defender_deadwood=42" in history
+    assert "Hand 2 corrected: Ann knocked with 1; Bob's deadwood 11 (was 42)." in unescape(history)
 
 
 def test_quick_hand_reentered_with_cards(client: FlaskClient) -> None:
@@ -255,7 +257,8 @@ def test_delete_and_undo_renumber_and_recompute(client: FlaskClient) -> None:
     client.post(f"/g/{game}/undo", data={"version": str(version_of(client, game))})
     assert [h["points"] for h in state(client, game)["hands"]] == [10]
     history = client.get(f"/g/{game}/history").get_data(as_text=True)
-    assert "hand 2 deleted" in history and "hand 2 undone" in history
+    assert "Hand 2 deleted: Ann knocked with 1; Bob's deadwood 21." in unescape(history)
+    assert "Hand 2 undone: Ann knocked with 1; Bob's deadwood 31." in unescape(history)
 
 
 def test_watchers_cannot_change_anything(app: object, client: FlaskClient) -> None:

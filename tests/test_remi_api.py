@@ -88,7 +88,7 @@ def test_stock_ran_out(client: FlaskClient) -> None:
 
 def test_seed_002_hand(client: FlaskClient) -> None:
     body = {"players": [{"name": "Ann", "hand": "Q♣ J♦ J♣ 6♣ 5♣ 4♣ 3♣"},
-                        {"name": "Bob", "hand": "2H 3H 4H"}]}
+                        {"name": "Bob", "hand": "2H 3H 4H 8S 9D TD KH"}]}
     assert settle(client, body).get_json()["players"][0]["points"] == -10
 
 
@@ -261,3 +261,18 @@ def test_fuzz_dealt_cards(
         assert result["points"] == result["plus"] - result["minus"]
         shown = [card for group in result["combinations"] for card in group] + result["unmatched"]
         assert sorted(shown) == sorted(hand)
+
+
+def test_six_cards_are_refused_at_that_player(client: FlaskClient) -> None:
+    # Issue 14, item 1: the player who went out holds 7 besides his final discard.
+    body = deal()
+    body["players"][0]["hand"] = "2H 3H 4H KC KD KS"
+    response = settle(client, body)
+    assert response.status_code == 422
+    assert errors(response) == [
+        (
+            "players[0].hand",
+            "A went out, so he holds at least 7 cards besides the final discard "
+            "(table and hand); cards entered: 6",
+        )
+    ]

@@ -97,12 +97,12 @@ def test_stock_ran_out_two_players(client: FlaskClient) -> None:
         "rules": "strict",
         "players-0-hand": "Q♣ J♦ J♣ 6♣ 5♣ 4♣ 3♣",  # seed 002: +20 − 30
         "players-1-player_name": "Bob",
-        "players-1-hand": "2H 3H 4H",
+        "players-1-hand": "2H 3H 4H 8S 9D TD KH",
         "went_out": "none",
     }
     status, page = post(client, data)
     assert status == 200
-    assert scores(page) == {"Player 1": "−10", "Bob": "+15"}
+    assert scores(page) == {"Player 1": "−10", "Bob": "−10"}
     assert "The stock ran out" in text(page)
 
 
@@ -180,3 +180,14 @@ FORM_VALUE = st.text(max_size=30) | st.sampled_from(["7S 8S 9S", "AS", "2H 3H 4H
 def test_fuzz_never_a_500(client: FlaskClient, data: dict[str, str]) -> None:
     status, _ = post(client, data)
     assert status == 200
+
+
+def test_six_cards_are_refused_at_that_players_hand(client: FlaskClient) -> None:
+    # Issue 14, item 1: nobody ends a deal with fewer than the 7 dealt cards.
+    status, page = post(client, deal(**{"players-2-hand": "9d 9c as"}))
+    assert status == 200  # the checker answers its problems as a page, like the others
+    errors = re.findall(r'class="error"[^>]*>([^<]*)<', field_block(page, "players-2-hand"))
+    assert errors == [
+        "C holds at least 7 cards at the end of a deal (table and hand); cards entered: 6"
+    ]
+    assert 'class="hand-result' not in page

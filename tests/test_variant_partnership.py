@@ -346,3 +346,108 @@ def test_the_sheet_pdf_route_prints_partnership(client: FlaskClient) -> None:
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     assert "Ann & Cid" in pdf_text(response.data)
+
+
+# --- one table with cards, the other quick (issue 14, item 7) ------------------------------
+
+MIXED = {
+    "a-knocker": "1",  # Bob goes gin against Ann with cards: 22 + 25 = 47
+    "a-knocker_cards": "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D",
+    "a-defender_cards": "TC JC QC KC 8H 8C 8S 5D 7S TH",
+    "b-knocker": "0",  # Cid knocks 4 against Dan's 14, typed: +10
+    "b-outcome": "knock",
+    "b-knocker_deadwood": "4",
+    "b-defender_deadwood": "14",
+}
+
+
+def field_errors(page: str, field_id: str) -> list[str]:
+    """The error messages in the field block of the input ``field_id``."""
+    start = page.index(f'id="{field_id}"')
+    block = page[page.rfind('class="field', 0, start) : page.find("</div>", start)]
+    return re.findall(r'class="error"[^>]*>([^<]*)<', block)
+
+
+def test_one_table_with_cards_the_other_quick(client: FlaskClient) -> None:
+    game = new_partnership(client)
+    response = client.post(
+        f"/g/{game}/hands/new", data={"version": state(client, game)["version"], **MIXED}
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    data = state(client, game)
+    first, second = data["hands"][0]["inputs"]["tables"]
+    assert first["mode"] == "cards" and first["knocker"] == 1
+    assert first["knocker_cards"] == ["AS", "2S", "3S", "4S", "4H", "5H", "6H", "7D", "8D", "9D"]
+    assert second == {
+        "mode": "quick",
+        "outcome": "knock",
+        "knocker": 0,
+        "knocker_deadwood": 4,
+        "defender_deadwood": 14,
+        "upcard": None,
+    }
+    assert data["totals"] == [0, 37]  # Bob & Dan 47 − Ann & Cid 10
+    # Correcting it opens the card page, each table in its own mode.
+    page = client.get(f"/g/{game}/hands/1/edit").get_data(as_text=True)
+    assert "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D</textarea>" in page
+    assert re.search(r'id="b-knocker_deadwood"[^>]*value="4"', page)
+    assert re.search(r'id="b-defender_deadwood"[^>]*value="14"', page)
+    assert re.search(r'<input checked id="b-knocker-0"', page)
+
+
+def test_a_table_left_blank_asks_for_its_quick_fields_not_this_field_is_required(
+    client: FlaskClient,
+) -> None:
+    game = new_partnership(client)
+    data = {k: v for k, v in MIXED.items() if k.startswith("a-")}
+    response = client.post(
+        f"/g/{game}/hands/new", data={"version": state(client, game)["version"], **data}
+    )
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert "This field is required." not in page
+    assert field_errors(page, "b-defender_deadwood") == [
+        "Enter the defender&#39;s deadwood after layoffs."
+    ]
+    assert "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D" in page  # table 1's cards kept
+    assert state(client, game)["hands"] == []
+
+
+def test_a_quick_table_on_the_card_page_is_checked_at_its_fields(client: FlaskClient) -> None:
+    game = new_partnership(client)
+    data = {**MIXED, "b-knocker_deadwood": "9", "b-defender_deadwood": "4"}  # an undercut
+    response = client.post(
+        f"/g/{game}/hands/new", data={"version": state(client, game)["version"], **data}
+    )
+    assert response.status_code == 302  # an undercut is a hand like any other
+    data = {**MIXED, "b-knocker_deadwood": "12"}  # over the knock limit
+    response = client.post(
+        f"/g/{game}/hands/new", data={"version": state(client, game)["version"], **data}
+    )
+    assert response.status_code == 422
+    errors = field_errors(response.get_data(as_text=True), "b-knocker_deadwood")
+    assert len(errors) == 1 and "12" in errors[0]
+
+
+def test_api_accepts_one_table_with_cards_the_other_quick(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/games", json={"variant": "partnership", "players": list(PLAYERS)}
+    ).get_json()
+    body = {
+        "tables": [
+            {
+                "knocker": {"seat": 1, "cards": "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D"},
+                "defender": {"cards": "TC JC QC KC 8H 8C 8S 5D 7S TH"},
+            },
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 4, "defender_deadwood": 14},
+        ]
+    }
+    response = client.post(
+        f"/api/v1/games/{created['id']}/hands",
+        json=body,
+        headers={"X-Edit-Secret": created["edit_secret"]},
+    )
+    assert response.status_code == 201, response.get_json()
+    data = state(client, created["id"])
+    assert [t["mode"] for t in data["hands"][0]["inputs"]["tables"]] == ["cards", "quick"]
+    assert data["totals"] == [0, 37]

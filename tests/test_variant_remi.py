@@ -256,6 +256,42 @@ def test_card_held_twice_and_missing_discard(client: FlaskClient) -> None:
     assert any("name the final discard" in e for e in field_errors(page, "final_discard"))
 
 
+def test_six_cards_refused_at_that_players_hand(client: FlaskClient) -> None:
+    # Issue 14, item 1: 7 are dealt; a player left with 6 cannot be right (RULES §7).
+    game_id = new_game(client)
+    deal = with_player(SECTION_8, 2, hand="9D 9C AS")
+    response = post_cards(client, game_id, deal)
+    assert response.status_code == 422
+    page = response.get_data(as_text=True)
+    assert field_errors(page, "players-2-hand") == [
+        "Cy holds at least 7 cards at the end of a deal (table and hand); cards entered: 6"
+    ]
+    assert "9D 9C AS" in page  # typed text kept
+    data = {"version": str(version(client, game_id)), **card_form(deal)}
+    russian = client.post(
+        f"/g/{game_id}/hands/new", data=data, headers={"Accept-Language": "ru"}
+    ).get_data(as_text=True)
+    assert field_errors(russian, "players-2-hand") == [
+        "У Cy в конце сдачи не меньше 7 карт (на столе и в руке); введено карт: 6"
+    ]
+    assert state(client, game_id)["hands"] == []
+
+
+def test_api_six_cards_refused_at_that_player(client: FlaskClient) -> None:
+    game = api_game(client)
+    body = with_player(api_cards(SECTION_8), 0, hand="2H 3H 4H KC KD KS")
+    response = api_deal(client, game, body)
+    assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {
+            "where": "players[0].hand",
+            "message": "Ann went out, so he holds at least 7 cards besides the final "
+            "discard (table and hand); cards entered: 6",
+        }
+    ]
+    assert state(client, game["id"])["hands"] == []
+
+
 def test_discard_without_anyone_going_out_refused(client: FlaskClient) -> None:
     game_id = new_game(client)
     response = post_cards(client, game_id, {**SECTION_8, "went_out": None})
@@ -311,7 +347,7 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     response = post_quick(client, game_id, data)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert field_errors(page, "players-2-plus") == ["Enter Cy's plus (0 if none)."]
+    assert field_errors(page, "players-2-plus") == []  # a blank is 0 (issue 14, item 8)
     assert field_errors(page, "players-3-minus")
     assert field_errors(page, "discard_value-0") == ["Choose what his final discard was."]
     assert 'value="abc"' in page and 'value="10"' in page  # typed values kept
@@ -321,6 +357,50 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     assert any("every card in a combination" in e for e in field_errors(page, "players-0-minus"))
     assert any("plus is 0 or 15+" in e for e in field_errors(page, "players-1-plus"))
     assert state(client, game_id)["hands"] == []
+
+
+def test_quick_blanks_are_zero(client: FlaskClient) -> None:
+    # Issue 14, item 8: the player who went out has no minus; a blank is 0.
+    game_id = new_game(client)
+    data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    del data["players-0-minus"], data["players-3-plus"]
+    response = post_quick(client, game_id, data)
+    assert response.status_code == 302, field_messages(response.get_data(as_text=True))
+    game = state(client, game_id)
+    assert game["totals"] == [200, -10, 15, -60]
+    assert [(p["plus"], p["minus"]) for p in game["hands"][0]["inputs"]["players"]] == [
+        (50, 0),
+        (20, 30),
+        (30, 15),
+        (0, 60),
+    ]
+
+
+def test_quick_one_mistake_one_message(client: FlaskClient) -> None:
+    # Ann went out with 50 in combinations, typed into her minus: one message, there.
+    game_id = new_game(client)
+    data = quick_form([(0, 50), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    del data["players-0-plus"], data["players-3-plus"]
+    page = post_quick(client, game_id, data).get_data(as_text=True)
+    assert field_messages(page) == ["a player who went out has every card in a combination"]
+    assert field_errors(page, "players-0-minus") == field_messages(page)
+    assert state(client, game_id)["hands"] == []
+
+
+def test_quick_everything_blank_is_one_message(client: FlaskClient) -> None:
+    game_id = new_game(client)
+    page = post_quick(client, game_id, {"went_out": "none"}).get_data(as_text=True)
+    assert field_messages(page) == ["Enter the players' plus and minus (a blank is 0)."]
+    assert field_errors(page, "players-0-plus") == field_messages(page)
+    assert state(client, game_id)["hands"] == []
+
+
+def test_api_quick_plus_or_minus_left_out_is_zero(client: FlaskClient) -> None:
+    game = api_game(client, ("Ann", "Bob"))
+    body = {"went_out": 0, "discard_value": 5, "players": [{"plus": 35}, {"minus": 20}]}
+    response = api_deal(client, game, body)
+    assert response.status_code == 201, response.get_json()
+    assert state(client, game["id"])["totals"] == [35 + 50, -20]
 
 
 def test_quick_needs_who_went_out(client: FlaskClient) -> None:

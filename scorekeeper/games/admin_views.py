@@ -2,22 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from flask import flash, render_template
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..db import get_session
+from ..models import Change, Game
+from ..variants import Variant
+from ..variants.wording import Clause, change_sentence
 from . import access, bp, service
 from .common import by, load, locked, to_sheet
-from .forms import PinForm, SetPinForm
+from .forms import EmptyForm, PinForm, SetPinForm
 
 
 @bp.get("/g/<game_id>/history")
 def history(game_id: str) -> str:
     """Every change to the game: what, when, old and new values."""
     game, variant = load(game_id)
+    changes = list(game.changes)
+    editable = access.can_edit(game)
+    entries = [(change, _sentence(game, variant, change)) for change in reversed(changes)]
     return render_template(
-        "games/history.html", game=game, variant=variant, changes=list(reversed(game.changes))
+        "games/history.html",
+        game=game,
+        variant=variant,
+        entries=entries,
+        restorable=service.restorable(changes) if editable else set(),
+        empty=EmptyForm(),
+    )
+
+
+def _sentence(game: Game, variant: Variant, change: Change) -> str:
+    number = change.hand_number or 1
+
+    def describe(inputs: Mapping[str, Any]) -> list[Clause]:
+        return variant.describe_inputs(game, number, inputs)
+
+    return change_sentence(
+        change.action, change.hand_number, variant.hand_word, change.before, change.after, describe
     )
 
 

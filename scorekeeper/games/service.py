@@ -3,6 +3,12 @@
 Every change locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
 write lock is taken at BEGIN), checks the form's idempotency token and the sheet
 version it was drawn from, then bumps the version. The caller commits.
+
+Nothing a player entered is lost: an undone or deleted hand's inputs stay in its
+history entry (``before``), and ``restore_hand`` puts the hand back from there. The
+``restore`` entry names the entry it takes back by its position in the history
+(``before = {"restores": i}``, 0-based; positions survive an export and import, ids
+do not), so each undo or delete is restored at most once.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, object_session, selectinload
 
 from ..models import Change, Game, Hand, Submission, now_utc
@@ -22,6 +28,21 @@ class Conflict(Exception):
 
 class GameOver(Exception):
     """The game has ended; no new hands (corrections still work)."""
+
+
+class NotRestorable(Exception):
+    """A history entry that cannot be restored; ``reason`` says why.
+
+    ``not_found``: no undo or delete entry of this game; ``restored``: it was restored
+    already; ``moved``: the hand's old place is past the end of the sheet now.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+RESTORABLE = ("undo", "delete")
 
 
 def lock_game(db: Session, game_id: str) -> Game | None:
@@ -103,6 +124,76 @@ def delete_hand(
             later.number -= 1
             db.flush()
     _record(game, action, number, before, None, by)
+
+
+def last_change(db: Session, game: Game) -> Change | None:
+    """The game's latest history entry (without loading the whole history)."""
+    query = select(Change).where(Change.game_id == game.id).order_by(Change.id.desc()).limit(1)
+    return db.scalars(query).first()
+
+
+def position_of(db: Session, change: Change) -> int:
+    """The 0-based position of ``change`` in its game's history."""
+    query = select(func.count()).where(Change.game_id == change.game_id, Change.id < change.id)
+    return int(db.scalar(query) or 0)
+
+
+def restored_positions(changes: list[Change]) -> set[int]:
+    """Positions of the history entries a later ``restore`` took back."""
+    found = set()
+    for change in changes:
+        if change.action == "restore" and isinstance(change.before, dict):
+            position = change.before.get("restores")
+            if isinstance(position, int):
+                found.add(position)
+    return found
+
+
+def restorable(changes: list[Change]) -> set[int]:
+    """Ids of the undo and delete entries that can still be restored."""
+    taken = restored_positions(changes)
+    return {
+        change.id
+        for position, change in enumerate(changes)
+        if change.action in RESTORABLE and change.before is not None and position not in taken
+    }
+
+
+def restore_hand(
+    db: Session,
+    game: Game,
+    change_id: int,
+    *,
+    version: int | None,
+    by: str,
+    finished: Callable[[Game], bool],
+) -> tuple[int, Mapping[str, Any]]:
+    """Put an undone or deleted hand back, exactly as it was entered: an undone hand as
+    the last hand again, a deleted one at its old number (the hands from there on move
+    down one). Returns its number and inputs; the caller replays the game to check it
+    still fits, and commits."""
+    check_version(game, version)
+    changes = list(game.changes)
+    position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
+    if position is None or changes[position].id not in restorable(changes):
+        gone = position is None or changes[position].action not in RESTORABLE
+        raise NotRestorable("not_found" if gone else "restored")
+    source = changes[position]
+    assert source.before is not None and source.hand_number is not None
+    count = len(game.hands)
+    number = count + 1 if source.action == "undo" else source.hand_number
+    if number > count + 1:
+        raise NotRestorable("moved")
+    if number == count + 1 and finished(game):
+        raise GameOver
+    for later in sorted(game.hands, key=lambda hand: hand.number, reverse=True):
+        if later.number >= number:
+            later.number += 1
+            db.flush()  # one at a time, from the end: the numbers stay unique
+    inputs = dict(source.before)
+    game.hands.insert(number - 1, Hand(number=number, inputs=inputs))
+    _record(game, "restore", number, {"restores": position}, dict(inputs), by)
+    return number, inputs
 
 
 def record_event(game: Game, action: str, by: str, after: dict[str, Any] | None = None) -> None:

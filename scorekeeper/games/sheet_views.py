@@ -1,4 +1,4 @@
-"""The score sheet and its hands: enter, look at, correct, delete, undo."""
+"""The score sheet and its hands: enter, look at, correct, delete, undo, restore."""
 
 from __future__ import annotations
 
@@ -39,13 +39,16 @@ def sheet(game_id: str) -> Response:
 def _render_sheet(
     game: Game, variant: Variant, played: Any, form: Any, status: int = 200
 ) -> Response:
+    editable = access.can_edit(game)
+    last = service.last_change(get_session(), game) if editable else None
     body = render_template(
         "games/sheet.html",
         game=game,
         variant=variant,
         sheet=played,
         form=form,
-        editable=access.can_edit(game),
+        editable=editable,
+        taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
         payments=payments_of(game) if game.stake and played.finished else [],
         group=_known_group(game),
@@ -126,7 +129,7 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
     if not 1 <= number <= len(game.hands):
         abort(404)
     stored = game.hands[number - 1].inputs
-    mode = request.args.get("mode") or stored.get("mode", "quick")
+    mode = request.args.get("mode") or variant.entry_mode(stored)
     cards = mode == "cards" and variant.card_mode
     played = variant.sheet(game)
     form = (variant.card_form if cards else variant.quick_form)(game, played, number)
@@ -206,3 +209,51 @@ def undo(game_id: str) -> Response:
         return to_sheet(game)
     flash(_("%(what)s %(number)s undone.", what=variant.hand_word, number=number))
     return to_sheet(game)
+
+
+@bp.post("/g/<game_id>/changes/<int:change_id>/restore")
+def restore(game_id: str, change_id: int) -> Response:
+    """Put an undone or deleted hand back, exactly as it was entered."""
+    game, variant = locked(game_id)
+    form = VersionForm()
+    if not form.validate_on_submit():
+        abort(400)
+    db = get_session()
+    try:
+        number, inputs = service.restore_hand(
+            db,
+            game,
+            change_id,
+            version=version_of(form),
+            by=by(),
+            finished=lambda g: bool(variant.sheet(g).finished),
+        )
+        variant.check(game, inputs)
+        variant.sheet(game)  # the game replays with it, or it no longer fits
+        db.commit()
+    except service.Conflict:
+        db.rollback()
+        flash(_("Another phone changed this game first; nothing was restored."), "warning")
+        return to_sheet(game)
+    except service.GameOver:
+        db.rollback()
+        flash(_("The game is over: no more hands, so this one cannot come back."), "warning")
+        return to_sheet(game)
+    except service.NotRestorable as exc:
+        db.rollback()
+        flash(_not_restorable(exc.reason), "warning")
+        return to_sheet(game)
+    except ValueError:
+        db.rollback()
+        flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
+        return to_sheet(game)
+    flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))
+    return to_sheet(game, f"#hand-{number}")
+
+
+def _not_restorable(reason: str) -> str:
+    if reason == "restored":
+        return str(_("That one was restored already."))
+    if reason == "moved":
+        return str(_("Its old place is past the end of the sheet now, so it was not restored."))
+    return str(_("There is nothing to restore there."))

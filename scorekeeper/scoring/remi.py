@@ -45,6 +45,7 @@ from .remi_game import (
 from .rules import Rules
 
 __all__ = [
+    "DEALT",
     "MAX_PLAYER_CARDS",
     "Combination",
     "CombinationKind",
@@ -64,8 +65,11 @@ __all__ = [
     "settle_remi_deal",
 ]
 
-# 7 are dealt, but taking the 2nd or 3rd discard brings the cards above it along (seed
-# 002), so a hand can grow past 8. This only bounds nonsense input.
+# 7 are dealt and every turn ends with a discard, so nobody ends a deal with fewer (the
+# player who went out: 7 besides his final discard). Taking the 2nd or 3rd discard brings
+# the cards above it along (seed 002), so a hand can grow past 7; the maximum only bounds
+# nonsense input.
+DEALT = 7
 MAX_PLAYER_CARDS = 16
 CLOSING_MULTIPLIER = 10
 
@@ -180,6 +184,8 @@ def _check_player(seat: int, shown: _Shown, problems: Problems) -> None:
         problems.append(
             (where, Message(N_("{count} cards is too many for one player"), count=count))
         )
+    else:
+        _check_count(where, shown, problems)
     if shown.went_out and shown.final_discard is None:
         message = Message(N_("{player} went out: name the final discard"), player=shown.name)
         problems.append((f"{where}.final_discard", message))
@@ -191,6 +197,32 @@ def _check_player(seat: int, shown: _Shown, problems: Problems) -> None:
                 combination_from_cards(group)
             except CombinationError as exc:
                 problems.append((f"{where}.table.{j}", exc.message))
+
+
+def _check_count(where: str, shown: _Shown, problems: Problems) -> None:
+    """Fewer than the 7 dealt cards (besides the final discard) cannot be right."""
+    held = len(shown.hand) + sum(len(group) for group in shown.table)
+    if held >= DEALT:
+        return
+    if shown.went_out:
+        message = Message(
+            N_(
+                "{player} went out, so he holds at least 7 cards besides the final "
+                "discard (table and hand); cards entered: {count}"
+            ),
+            player=shown.name,
+            count=held,
+        )
+    else:
+        message = Message(
+            N_(
+                "{player} holds at least 7 cards at the end of a deal (table and hand); "
+                "cards entered: {count}"
+            ),
+            player=shown.name,
+            count=held,
+        )
+    problems.append((f"{where}.hand", message))
 
 
 def _check_deal(shown: Sequence[_Shown], problems: Problems) -> None:
@@ -393,10 +425,11 @@ def _closing_problems(went_out: bool, plus: int, minus: int, discard_value: int 
     if discard_value not in CLOSING_VALUES:
         message = Message(N_("the final discard is worth 5, 10 or 15"))
         problems.append(("discard_value", message))
+    # One mistake, one message: his minus typed as plus would break both rules.
     if minus != 0:
         message = Message(N_("a player who went out has every card in a combination"))
         problems.append(("minus", message))
-    if plus == 0:
+    elif plus == 0:
         message = Message(N_("a player who went out has at least one combination"))
         problems.append(("plus", message))
     return problems

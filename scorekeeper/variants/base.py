@@ -17,6 +17,7 @@ from flask_wtf import FlaskForm
 from ..models import Game
 from ..races import Race
 from ..scoring import Rules
+from .wording import Clause, gin_clauses
 
 
 class Sheet(Protocol):
@@ -111,6 +112,16 @@ class Variant:
         """The race(s) the game page and its PDF draw: each player's (or team's) running
         total after every counted hand, from the replay (``races.race_of``)."""
         return ()
+
+    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+        """``cards`` or ``quick``: the page a stored hand is corrected on by default."""
+        return "cards" if inputs.get("mode") == "cards" else "quick"
+
+    # --- the history ----------------------------------------------------------------
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """What a hand's stored inputs say, in words (``variants/wording.py``): by default a
+        gin hand between the game's two players."""
+        return gin_clauses(inputs, game.players)
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:

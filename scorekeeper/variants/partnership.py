@@ -34,6 +34,7 @@ from ..models import Game, new_token
 from ..races import TEAM_DEALS, Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
+from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
 from ..sheets import game_rules
@@ -41,6 +42,7 @@ from .base import Variant
 from .gin import hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .threehand import hand_number
+from .wording import Clause, gin_clauses
 
 Table = tuple[int, int]
 
@@ -151,6 +153,28 @@ class PartnershipVariant(Variant):
         target = sheet.rules.target
         return (race_of(sheet.team_names, rows, target=target, caption=TEAM_DEALS),)
 
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A deal in words, table by table, each table's players by this deal's pairing."""
+        tables = inputs.get("tables")
+        if not isinstance(tables, list):
+            return []
+        found: list[Clause] = []
+        for index, (table, pair) in enumerate(zip(tables, pairing(number), strict=False)):
+            if not isinstance(table, Mapping):
+                continue
+            names = [game.players[seat] for seat in pair]
+            group = Message(
+                N_("table {table} ({first} v {second})"),
+                table=index + 1,
+                first=names[0],
+                second=names[1],
+            )
+            found += [
+                Clause(f"tables.{index}.{clause.key}", clause.message, group)
+                for clause in gin_clauses(table, names)
+            ]
+        return found
+
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""
         rules = game_rules(game)
@@ -205,41 +229,55 @@ class PartnershipVariant(Variant):
         return form
 
     def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
-        """The deal's inputs from cards (a dead table needs none), checked by the engine."""
+        """The deal's inputs, each table with its cards, or (cards left empty) from its
+        quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
             return None
         form.validate()
         for table in form.tables():
-            if table.dead:  # its cards are not needed: forget what they'd complain about
-                for field in table:
-                    if field.name.endswith("knocker"):
-                        continue
-                    field.errors = []
+            _forget_unused(table)
         if _has_errors(form):
             return None
         rules = game_rules(game)
         tables: list[dict[str, Any]] = []
         ok = True
         for table in form.tables():
-            if table.dead:
-                tables.append(_dead_hand())
+            inputs = _table_inputs(table)
+            if inputs is None:
+                ok = False
                 continue
             try:
-                inputs = table_card_inputs(int(table.knocker.data), table.engine_kwargs())
                 score_hand(rules, inputs)
             except HandError as exc:
-                table.show_problems(exc)
+                if table.quick:
+                    show_problems(table, exc.problems, QUICK_FIELDS)
+                else:
+                    table.show_problems(exc)
                 ok = False
                 continue
             tables.append(inputs)
         return {"mode": "deal", "tables": tables} if ok else None
 
     def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
-        """Prefill both tables (a quick table keeps who knocked; a dead one says so)."""
+        """Prefill both tables, each in the mode it was entered (a dead one says so)."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_cards(table, stored)
             if stored.get("outcome") == "dead":
                 table.knocker.data = DEAD
+            elif stored.get("mode") != "cards":
+                table.outcome.data = stored.get("outcome") or "knock"
+                table.knocker_deadwood.data = stored.get("knocker_deadwood")
+                table.defender_deadwood.data = stored.get("defender_deadwood")
+
+    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+        """A deal with a table entered card by card is corrected on the card page (where
+        each table shows in its own mode)."""
+        tables = inputs.get("tables")
+        if isinstance(tables, list) and any(
+            isinstance(t, Mapping) and t.get("mode") == "cards" for t in tables
+        ):
+            return "cards"
+        return "quick"
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
@@ -293,6 +331,24 @@ def _has_errors(form: Any) -> bool:
         elif field.errors:
             return True
     return False
+
+
+def _forget_unused(table: Any) -> None:
+    """Drop the complaints of the fields a table's way of entry does not use."""
+    unused = table.CARD_FIELDS if table.dead or table.quick else table.QUICK_ONLY
+    for name in unused:
+        table[name].errors = []
+    if not table.dead and not table.quick and table.knocker.data in (None, "", "None"):
+        table.knocker.errors = [_("Choose who knocked.")]
+
+
+def _table_inputs(table: Any) -> dict[str, Any] | None:
+    """One table's stored inputs: dead, quick (no cards typed) or with its cards."""
+    if table.dead:
+        return _dead_hand()
+    if table.quick:
+        return quick_inputs(table)
+    return table_card_inputs(int(table.knocker.data), table.engine_kwargs())
 
 
 def _dead_hand() -> dict[str, Any]:

@@ -52,6 +52,7 @@ from ..scoring.rules import PRESETS
 from ..sheets import game_rules
 from .base import Variant
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
+from .wording import Clause, remi_clauses
 
 MAX_TABLE = 8  # combinations one player can have put down (7-card hands; generous)
 
@@ -233,6 +234,10 @@ class RemiVariant(Variant):
         target = None if sheet.rules.deals is not None else sheet.rules.target
         return (race_of(sheet.players, rows, target=target, caption=REMI_DEALS),)
 
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A deal in words: who went out, each player's plus and minus or his cards."""
+        return remi_clauses(inputs, game.players)
+
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""
         score_deal(game_rules(game), game.players, inputs)
@@ -346,11 +351,17 @@ def _number(value: Any, where: str) -> int:
     return int(value)
 
 
+def _total(value: Any, where: str) -> int:
+    """A typed plus or minus; left out (or null) it is 0."""
+    return 0 if value is None else _number(value, where)
+
+
 def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """Stored inputs from an API body.
 
     Quick: ``{"went_out": seat|null, "discard_value": 5|10|15 (or "final_discard": card),
-    "players": [{"plus": n, "minus": n}, ...]}``. Cards: ``{"went_out": seat|null,
+    "players": [{"plus": n, "minus": n}, ...]}`` (a plus or minus left out is 0).
+    Cards: ``{"went_out": seat|null,
     "final_discard": card, "players": [{"table": [[cards], ...], "hand": [cards]}, ...]}``.
     ``"mode"`` may say which; without it, players with ``plus``/``minus`` are quick.
     """
@@ -396,8 +407,8 @@ def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
         "went_out": out,
         "players": [
             {
-                "plus": _number(entry.get("plus"), f"players[{i}].plus"),
-                "minus": _number(entry.get("minus"), f"players[{i}].minus"),
+                "plus": _total(entry.get("plus"), f"players[{i}].plus"),
+                "minus": _total(entry.get("minus"), f"players[{i}].minus"),
                 "discard_value": value if i == out else None,
             }
             for i, entry in enumerate(entries)

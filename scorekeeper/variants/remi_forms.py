@@ -133,20 +133,21 @@ class RemiQuickForm(_DealForm):
             block.minus.label.text = _("%(name)s: minus", name=name)
 
     def read(self) -> dict[str, Any] | None:
-        """Stored inputs of a validated form, or ``None`` with what is missing marked."""
+        """Stored inputs of a validated form, or ``None`` with what is wrong marked.
+
+        A blank plus or minus is 0 (the player who went out has no minus); only a form
+        left blank for every player is refused, with one message.
+        """
         ok = self.chose_went_out()
         out = self.out_seat()
-        for seat in self.seats():
-            block = self.block(seat)
-            for field, message in (
-                (block.plus, _("Enter %(name)s's plus (0 if none).", name=self.names[seat])),
-                (block.minus, _("Enter %(name)s's minus (0 if none).", name=self.names[seat])),
-            ):
-                if field.data is None and not field.errors:
-                    field.errors = [message]
-                    ok = False
-                elif field.errors:
-                    ok = False
+        fields = [(self.block(s).plus, self.block(s).minus) for s in self.seats()]
+        if any(field.errors for pair in fields for field in pair):
+            ok = False
+        elif all(field.data is None for pair in fields for field in pair):
+            first = fields[0][0] if fields else None
+            if first is not None:
+                first.errors = [_("Enter the players' plus and minus (a blank is 0).")]
+            ok = False
         # Ignored when nobody went out: a radio once tapped cannot be cleared.
         choice = self.discard_value.data
         value = int(choice) if choice in ("5", "10", "15") else None
@@ -160,11 +161,11 @@ class RemiQuickForm(_DealForm):
             "went_out": out,
             "players": [
                 {
-                    "plus": self.block(seat).plus.data,
-                    "minus": self.block(seat).minus.data,
+                    "plus": plus.data or 0,
+                    "minus": minus.data or 0,
                     "discard_value": value if seat == out else None,
                 }
-                for seat in self.seats()
+                for seat, (plus, minus) in enumerate(fields)
             ],
         }
 

@@ -27,10 +27,12 @@ from ..models import Game
 from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
+from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.threehand import Role, Roles, ThreeHandGame, play_three_hand
 from ..sheets import game_rules
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
+from .wording import Clause, gin_clauses
 
 ROLE_NAMES = {"box": Role.BOX, "captain": Role.CAPTAIN}
 
@@ -132,6 +134,12 @@ class ThreeHandVariant(GinVariant):
         """The three totals after every counted hand; the hand's winner is marked."""
         rows = [(r.number, r.totals, (r.winner,)) for r in sheet.game.rows if not r.after_end]
         return (race_of(sheet.players, rows, target=sheet.rules.target),)
+
+    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+        """A hand in words, its players by role: who was box and captain depends on the
+        hands before it, which may have been corrected since."""
+        roles = (Message(N_("the box")), Message(N_("the captain")))
+        return gin_clauses(inputs, roles)
 
     def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
         """The engine scores the hand; the knocker must be the box or the captain."""

@@ -70,3 +70,27 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     assert settlement.locator(".final").all_inner_texts() == ["301", "109"]
     assert page.get_by_role("button", name="Save", exact=True).count() == 0
     phone.shot("4-finished")
+
+
+def test_one_table_with_cards_the_other_quick_on_a_phone(live_url: str, phone: Any) -> None:
+    # Issue 14, item 7: table 1 tapped in card by card, table 2 typed in a few taps.
+    page = phone
+    page.goto(live_url + "/games/new")
+    page.select_option("select[name=variant]", "partnership")
+    for i, name in enumerate(("Ann", "Bob", "Cid", "Dan"), start=1):
+        page.fill(f"input[name=player{i}]", name)
+    page.select_option("select[name=preset]", "partnership")
+    page.get_by_role("button", name="Start the game").click()
+    page.get_by_role("link", name="Enter it with cards (checked)").click()
+    page.locator("input[name=a-knocker][value='1']").check()
+    page.fill("[name=a-knocker_cards]", "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D")
+    page.fill("[name=a-defender_cards]", "TC JC QC KC 8H 8C 8S 5D 7S TH")
+    page.locator("input[name=b-knocker][value='0']").check()
+    page.fill("input[name=b-knocker_deadwood]", "4")
+    page.fill("input[name=b-defender_deadwood]", "14")
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    # (A full-page screenshot here resizes the window and swallows the next click.)
+    page.get_by_role("button", name="Check and save").click()
+    expect(page.locator(".flash")).to_have_text("Deal 1 saved.")
+    assert page.locator("tfoot td .num").all_inner_texts() == ["0", "37"]
+    phone.shot("2-saved")

@@ -37,6 +37,8 @@ BOB_SEED = shown("Bob", "QC JD JC 6C 5C 4C 3C")
 ANN_OUT = shown("Ann", "2H 3H 4H 5H KC KD KS", went_out=True, final_discard="AD")
 CY = shown("Cy", "9D 9C 9H AS", table=("7S 8S 9S",))
 DI = shown("Di", "QS QH QD 2S 6H 8D AH")
+# A 7-card hand that clashes with none of the above (nor with the hands tested below).
+ZED = shown("Zed", "2D 3D 4D TD TC 8C 7C")
 
 
 def cards(text: str) -> tuple[Card, ...]:
@@ -63,8 +65,7 @@ def problems(*players: RemiPlayerInput, rules: Rules = STRICT) -> list[tuple[str
     ],
 )
 def test_rules_examples(rule: str, player: RemiPlayerInput, rules: Rules, points: int) -> None:
-    other = shown("Zed", "2D 3D 4D")
-    assert settle(player, other, rules=rules).players[0].points == points, rule
+    assert settle(player, ZED, rules=rules).players[0].points == points, rule
 
 
 def test_the_four_player_deal_of_section_8() -> None:
@@ -97,9 +98,9 @@ def test_the_four_player_deal_of_section_8() -> None:
     [("7D", 50), ("JH", 100), ("AD", 150)],
 )
 def test_going_out_adds_ten_times_the_final_discard(discard: str, bonus: int) -> None:
-    out = shown("Ann", "2H 3H 4H KC KD KS", went_out=True, final_discard=discard)
+    out = shown("Ann", "2H 3H 4H 5H KC KD KS", went_out=True, final_discard=discard)
     ann = settle(out, BOB_SEED).players[0]
-    assert (ann.closing_bonus, ann.points) == (bonus, 15 + 30 + bonus)
+    assert (ann.closing_bonus, ann.points) == (bonus, 20 + 30 + bonus)
 
 
 def test_stock_exhausted_nobody_gets_a_closing_bonus() -> None:
@@ -115,25 +116,35 @@ def test_stock_exhausted_nobody_gets_a_closing_bonus() -> None:
 @pytest.mark.parametrize(
     ("rule", "player", "strict", "lenient"),
     [
-        ("a set without a sequence counts against him", shown("P", "5S 5H 5D 9C KD"), -30, 0),
-        ("a set on the table without a sequence too", shown("P", "9C", ("5S 5H 5D",)), -20, 10),
+        (
+            "a set without a sequence counts against him",
+            shown("P", "5S 5H 5D 9C KH 2C 7H"),
+            -40,
+            -10,
+        ),
+        (
+            "a set on the table without a sequence too",
+            shown("P", "9C 2C 7H KH", ("5S 5H 5D",)),
+            -40,
+            -10,
+        ),
         (
             "a sequence in hand makes the table set count",
-            shown("P", "2C 3C 4C", ("5S 5H 5D",)),
-            30,
-            30,
+            shown("P", "2C 3C 4C 9H", ("5S 5H 5D",)),
+            25,
+            25,
         ),
         (
             "a sequence on the table makes the hand set count",
-            shown("P", "5S 5H 5D", ("2C 3C 4C",)),
-            30,
-            30,
+            shown("P", "5S 5H 5D 9H", ("2C 3C 4C",)),
+            25,
+            25,
         ),
         (
             "a sequence worth forming even though it breaks a set",
-            shown("P", "6S 6H 6D 6C 4S 5S"),
-            30,
-            30,
+            shown("P", "6S 6H 6D 6C 4S 5S 9H"),
+            25,
+            25,
         ),
         (
             "breaking four of a kind for a sequence: 4♠5♠6♠ + 6♥6♦6♣, 7♦ left",
@@ -146,16 +157,15 @@ def test_stock_exhausted_nobody_gets_a_closing_bonus() -> None:
 def test_sets_need_a_sequence(
     rule: str, player: RemiPlayerInput, strict: int, lenient: int
 ) -> None:
-    other = shown("Zed", "2D 3D 4D")
-    assert settle(player, other).players[0].points == strict, rule
-    assert settle(player, other, rules=LENIENT).players[0].points == lenient, rule
+    assert settle(player, ZED).players[0].points == strict, rule
+    assert settle(player, ZED, rules=LENIENT).players[0].points == lenient, rule
 
 
 def test_best_arrangement_prefers_the_higher_valued_combination() -> None:
     # 7♥ 8♥ 9♥ 10♥ (20) or 9♥ 9♠ 9♦ with 7♥ 8♥ 10♥ left: the run is worth more.
-    player = settle(shown("P", "7H 8H 9H TH 9S 9D"), shown("Q", "2D 3D 4D")).players[0]
+    player = settle(shown("P", "7H 8H 9H TH 9S 9C 2C"), ZED).players[0]
     assert [c.cards for c in player.combinations] == [cards("7H 8H 9H TH")]
-    assert player.points == 20 - 10
+    assert player.points == 20 - 10 - 5
 
 
 # --- declared combinations are checked ---------------------------------------------------
@@ -175,7 +185,7 @@ def test_best_arrangement_prefers_the_higher_valued_combination() -> None:
     ],
 )
 def test_invalid_table_combinations_say_why(combination: str, reason: str) -> None:
-    found = problems(shown("P", "2C 3C 4C", (combination,)), shown("Q", "2D 3D 4D"))
+    found = problems(shown("P", "2C 3C 4C 8D 9S", (combination,)), ZED)
     assert len(found) == 1
     assert found[0][0] == "players.0.table.0"
     assert reason in found[0][1]
@@ -186,7 +196,8 @@ def test_invalid_table_combinations_say_why(combination: str, reason: str) -> No
     ["2H 3H 4H", "8S 9S TS", "4D 2D 3D 5D 6D", "JC QC KC", "AH AD AS", "KH KD KC KS", "7H 7D 7C"],
 )
 def test_valid_table_combinations(combination: str) -> None:
-    player = settle(shown("P", "", (combination,)), shown("Q", "8C"), rules=LENIENT).players[0]
+    p = shown("P", "9C 5S JD QH", (combination,))
+    player = settle(p, shown("Q", "8C 2S 3S 4S TC TH 6C"), rules=LENIENT).players[0]
     assert [sorted(c.cards) for c in player.combinations] == [sorted(cards(combination))]
 
 
@@ -206,7 +217,9 @@ def test_every_problem_is_reported_at_once() -> None:
 
 
 def test_a_card_held_twice_is_named() -> None:
-    found = problems(shown("Ann", "7H 8H 9H 2C"), shown("Bob", "7H 2S", ("2C 3C 4C",)))
+    found = problems(
+        shown("Ann", "7H 8H 9H 2C KS KD QS"), shown("Bob", "7H 2S 9D JC", ("2C 3C 4C",))
+    )
     assert found == [
         ("players.1.table.0", "2♣ is held by Ann and Bob"),
         ("players.1.hand", "7♥ is held by Ann and Bob"),
@@ -214,7 +227,7 @@ def test_a_card_held_twice_is_named() -> None:
 
 
 def test_a_card_entered_twice_by_one_player() -> None:
-    found = problems(shown("Ann", "7H 8H 9H 9H"), shown("Bob", "2S"))
+    found = problems(shown("Ann", "7H 8H 9H 9H KS KD QS"), shown("Bob", "2S 3D 5C 8C TD JD AH"))
     assert found == [("players.0.hand", "9♥ is entered twice for Ann")]
 
 
@@ -256,9 +269,9 @@ def test_the_player_who_went_out_has_every_card_in_a_combination() -> None:
 
 
 def test_going_out_on_sets_alone_is_impossible_with_sequence_first() -> None:
-    out = shown("Ann", "KC KD KS 7C 7D 7H", went_out=True, final_discard="2D")
+    out = shown("Ann", "KC KD KS 7C 7D 7H 7S", went_out=True, final_discard="2D")
     assert problems(out, BOB_SEED)[0][0] == "players.0.hand"
-    assert settle(out, BOB_SEED, rules=LENIENT).players[0].points == 30 + 15 + 50
+    assert settle(out, BOB_SEED, rules=LENIENT).players[0].points == 30 + 20 + 50
 
 
 def test_eight_cards_are_accepted() -> None:
@@ -267,9 +280,36 @@ def test_eight_cards_are_accepted() -> None:
     assert settle(player, BOB_SEED).players[0].points == 40
 
 
+@pytest.mark.parametrize(
+    ("player", "where", "message"),
+    [
+        (
+            shown("Ann", "2H 3H 4H", ("KC KD KS",)),
+            "players.0.hand",
+            "Ann holds at least 7 cards at the end of a deal (table and hand); cards entered: 6",
+        ),
+        (
+            shown("Ann", "2H 3H 4H KC KD KS", went_out=True, final_discard="AD"),
+            "players.0.hand",
+            "Ann went out, so he holds at least 7 cards besides the final discard "
+            "(table and hand); cards entered: 6",
+        ),
+    ],
+)
+def test_fewer_than_seven_cards_are_refused(
+    player: RemiPlayerInput, where: str, message: str
+) -> None:
+    # RULES §7: 7 are dealt and every turn ends with a discard (issue 14, item 1).
+    assert problems(player, BOB_SEED) == [(where, message)]
+
+
+def test_seven_cards_besides_the_final_discard_are_accepted() -> None:
+    assert settle(ANN_OUT, BOB_SEED).scores == (200, -10)
+
+
 def test_cards_may_be_card_objects_or_symbols() -> None:
-    player = RemiPlayerInput("Ann", table=[cards("7S 8S 9S")], hand=["9♦ 9♣", "9♥"])
-    assert settle(player, BOB_SEED).players[0].points == 30
+    player = RemiPlayerInput("Ann", table=[cards("7S 8S 9S")], hand=["9♦ 9♣", "9♥", "K♥"])
+    assert settle(player, BOB_SEED).players[0].points == 30 - 10
 
 
 def test_the_explanation_walks_through_each_player() -> None:
@@ -290,7 +330,8 @@ def test_the_explanation_walks_through_each_player() -> None:
 
 
 def test_two_players_with_one_name() -> None:
-    assert problems(shown("Ann", "2S"), shown("Ann", "3S")) == [
+    first, second = "2S 4S 6S 8S TS QS AS", "3S 5S 7S 9S JS KS AH"
+    assert problems(shown("Ann", first), shown("Ann", second)) == [
         ("players.1.name", "two players are named Ann")
     ]
 
@@ -336,6 +377,15 @@ def test_quick_mode_checks_the_totals(
     with pytest.raises(RemiError) as caught:
         score_remi_quick(plus, minus, went_out, discard)
     assert (where, message) in caught.value.problems
+
+
+def test_quick_mode_one_mistake_one_message() -> None:
+    # His 50 typed as minus breaks "no minus" and "a combination": one message (item 8).
+    with pytest.raises(RemiError) as caught:
+        score_remi_quick(0, 50, True, 15)
+    assert caught.value.problems == [
+        ("minus", "a player who went out has every card in a combination")
+    ]
 
 
 def test_quick_mode_explains() -> None:
