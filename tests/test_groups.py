@@ -476,3 +476,17 @@ def test_summaries_are_stored_and_replaced_when_the_engine_changes(
         row = get_session().get(GameSummary, friday["g1"]["id"])
         assert row is not None
         assert (row.stamp, row.data["finals"]) == (records.STAMP, {"Ann": 278, "Bob": 125})
+
+
+def test_a_bad_group_form_keeps_what_was_typed_and_says_where(client: FlaskClient) -> None:
+    import re
+
+    response = client.post(
+        "/groups/new",
+        data={"name": "Club", "players": "Ann\nBob", "stake": "0.01", "currency": "EURO"},
+    )
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    errors = re.findall(r'<div class="field has-error">\s*<label for="(\w+)"', html)
+    assert errors == ["currency"]
+    assert 'value="EURO"' in html

@@ -34,11 +34,15 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
         ]
         return None
     try:
-        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
+        stake, _currency = service.stake_texts(form.stake.data, "EUR")
     except StakeError:
         form.stake.errors = [
             _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
         ]
+        return None
+    try:
+        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
+    except StakeError:
         form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
         return None
     return names, stake, currency
