@@ -16,7 +16,7 @@ from ..models import Game, Group, Payment
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
 from . import bp, service
-from .charts import balance_chart
+from .charts import balance_chart, head_to_head_chart
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
 
 
@@ -119,6 +119,7 @@ def _render_page(
         editable=editable,
         editable_games=access.editable(),
         chart=balance_chart(shown.standings),
+        h2h_chart=head_to_head_chart(shown.standings),
         payment_form=form,
         add_form=_add_form(group) if editable else None,
         settings=_settings_form(group),
