@@ -476,3 +476,42 @@ def test_summaries_are_stored_and_replaced_when_the_engine_changes(
         row = get_session().get(GameSummary, friday["g1"]["id"])
         assert row is not None
         assert (row.stamp, row.data["finals"]) == (records.STAMP, {"Ann": 278, "Bob": 125})
+
+
+def test_a_bad_group_form_keeps_what_was_typed_and_says_where(client: FlaskClient) -> None:
+    import re
+
+    response = client.post(
+        "/groups/new",
+        data={"name": "Club", "players": "Ann\nBob", "stake": "0.01", "currency": "EURO"},
+    )
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    errors = re.findall(r'<div class="field has-error">\s*<label for="(\w+)"', html)
+    assert errors == ["currency"]
+    assert 'value="EURO"' in html
+
+
+def test_the_head_to_head_picture_has_one_bar_per_pair_longest_lead_first(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    import re
+    import xml.etree.ElementTree as ET
+
+    html = client.get(f"/groups/{friday['group']['id']}").get_data(as_text=True)
+    found = re.search(r'<figure class="chart h2h">(.*?)</figure>', html, re.S)
+    assert found
+    svg = ET.fromstring(found.group(1))
+    ns = "{http://www.w3.org/2000/svg}"
+    widths = [rect.get("width") for rect in svg.iter(f"{ns}rect")]
+    labels = ["".join(t.itertext()).strip("\u2068\u2069") for t in svg.iter(f"{ns}text")]
+    assert widths == ["114", "106.7", "42"]  # 114 × 125/125, × 117/125, × 46/125
+    assert [label.replace("\u2068", "").replace("\u2069", "") for label in labels] == [
+        "Ann v Cid",
+        "Cid +125",
+        "Ann v Bob",
+        "Ann +117",
+        "Bob v Cid",
+        "Cid +46",
+    ]
+    assert svg.find(f"{ns}desc") is not None

@@ -16,7 +16,7 @@ from ..models import Game, Group, Payment
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
 from . import bp, service
-from .charts import balance_chart
+from .charts import balance_chart, head_to_head_chart
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
 
 
@@ -34,11 +34,15 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
         ]
         return None
     try:
-        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
+        stake, _currency = service.stake_texts(form.stake.data, "EUR")
     except StakeError:
         form.stake.errors = [
             _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
         ]
+        return None
+    try:
+        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
+    except StakeError:
         form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
         return None
     return names, stake, currency
@@ -115,6 +119,7 @@ def _render_page(
         editable=editable,
         editable_games=access.editable(),
         chart=balance_chart(shown.standings),
+        h2h_chart=head_to_head_chart(shown.standings),
         payment_form=form,
         add_form=_add_form(group) if editable else None,
         settings=_settings_form(group),

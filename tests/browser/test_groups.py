@@ -66,9 +66,10 @@ def test_the_group_page_in_english_and_persian(
     bob = phone.locator("table.standings tr[data-player=Bob]")
     expect(bob.locator("td.wins")).to_have_text("2")
     expect(phone.locator("table.balances tr[data-player=Cid] td.balance")).to_have_text("+1.71 €")
-    svg = phone.locator("figure.chart svg")
+    svg = phone.locator("figure.chart:not(.h2h) svg")
     expect(svg).to_have_count(1)
     expect(svg.locator("polyline")).to_have_count(3)
+    expect(phone.locator("figure.h2h svg rect")).to_have_count(3)
     settle = phone.locator("div.settle-up li")
     expect(settle).to_have_count(2)
     if lang == "en":
