@@ -248,12 +248,12 @@ def test_pads_start_from_the_usual_rules_and_say_which_games_each_preset_fits(
 
 
 @pytest.mark.parametrize(("game", "rules", "title"), [
-    ("gin", "Target 100 · knock ≤ 10 · gin 20 · undercut 10 · game 0 · box 0", "Classic"),
-    ("hollywood", "Target 100 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box 25",
+    ("gin", "Target 100 · knock ≤ 10 · gin 20 · undercut 10 · game 0 · box bonus 0", "Classic"),
+    ("hollywood", "Target 100 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box bonus 25",
      "Russian"),
-    ("three_hand", "Target 100 · knock ≤ 10 · gin 25 · undercut 10 · game 0 · box 0",
+    ("three_hand", "Target 100 · knock ≤ 10 · gin 25 · undercut 10 · game 0 · box bonus 0",
      "Three-hand"),
-    ("partnership", "Target 125 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box 25",
+    ("partnership", "Target 125 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box bonus 25",
      "Partnership"),
     ("remi", "Target 500 · sets count only with a sequence", "score pad"),
 ])
