@@ -63,3 +63,22 @@ def test_home_counts_deals_for_partnership_and_remi(client: FlaskClient) -> None
     home = client.get("/").get_data(as_text=True)
     listed = text_of(home, r'<small class="muted">(.*?)</small>')
     assert [line.split(" · ")[-1] for line in listed] == ["2 deals", "2 deals", "4 hands"]
+
+
+def test_the_upcard_is_asked_for_only_in_oklahoma(client: FlaskClient) -> None:
+    for kind, asked in (("gin", False), ("three_hand", False), ("oklahoma", True)):
+        players = ["Ann", "Bob", "Cid"][: 3 if kind == "three_hand" else 2]
+        game = client.post("/api/v1/games", json={"variant": kind, "players": players}).get_json()
+        client.get(game["edit_url"])  # this phone keeps score
+        game_id = game["id"]
+        for page in (f"/g/{game_id}", f"/g/{game_id}/hands/new"):
+            html = client.get(page).get_data(as_text=True)
+            assert ('name="upcard"' in html) is asked, (kind, page)
+    assert 'name="upcard"' in client.get("/check").get_data(as_text=True)  # any rules there
+
+
+def test_without_javascript_the_new_game_page_keeps_every_field(client: FlaskClient) -> None:
+    html = client.get("/games/new").get_data(as_text=True)
+    for name in ("player3", "player4", "captain", "deals", "hollywood_fourth", "oklahoma_ace"):
+        assert f'name="{name}"' in html, name
+    assert "hidden" not in re.findall(r'<div class="field"[^>]*>', html)[3]  # shown, not hidden

@@ -28,8 +28,16 @@
       var rule = element.getAttribute("data-show-if").split(":");
       var shown = rule[1].split(" ").indexOf(valueOf(form, rule[0])) >= 0;
       element.hidden = !shown;
-      element.querySelectorAll("input, select, textarea").forEach(function (input) {
+      var inputs = element.matches("input, select, textarea")
+        ? [element] : element.querySelectorAll("input, select, textarea");
+      Array.prototype.forEach.call(inputs, function (input) {
         input.disabled = !shown;
+        // A hidden choice cannot stay the chosen one: the group's first shown one is.
+        if (!shown && input.type === "radio" && input.checked) {
+          input.checked = false;
+          var first = form.querySelector('input[name="' + input.name + '"]:not(:disabled)');
+          if (first) { first.checked = true; }
+        }
       });
     });
     form.querySelectorAll("select[data-follows]").forEach(function (select) {
