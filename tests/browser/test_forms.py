@@ -56,11 +56,15 @@ def visible_fields(page: Any) -> list[str]:
 
 def test_pads_offer_only_the_chosen_games_rules(live_url: str, page: Any) -> None:
     page.goto(live_url + "/pads")
+    assert "player3" not in visible_fields(page)  # a gin pad has two players
     assert offered(page, "#preset") == ["", "classic", "russian", "pagat", "modern"]
     page.select_option("#preset", "russian")
     page.select_option("#game", "remi")
     assert offered(page, "#preset") == ["", "remi"]
     assert page.eval_on_selector("#preset", "(s) => s.value") == ""  # back to the usual
+    assert "player4" in visible_fields(page)
+    page.select_option("#game", "three_hand")
+    assert "player3" in visible_fields(page) and "player4" not in visible_fields(page)
     page.select_option("#game", "partnership")
     assert offered(page, "#preset") == ["", "classic", "russian", "pagat", "modern", "partnership"]
     shot(page, "pads")
