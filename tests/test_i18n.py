@@ -302,7 +302,7 @@ def finished_russian_game(client: FlaskClient) -> str:
                 "Итог",
                 "Ann: 103 + 100 за партию + 3 × 25 за коробки = 278",
                 "сухая партия: удвоение",
-                "3 коробка",
+                "3 коробки",
             ],
         ),
     ],
@@ -359,3 +359,47 @@ def pdf_text(data: bytes) -> str:
     reader = PdfReader(io.BytesIO(data))
     text = "\n".join(page.extract_text() or "" for page in reader.pages)
     return " ".join(unicodedata.normalize("NFKC", text).split())  # lines wrap anywhere
+
+
+# Every plural of the Russian and Persian catalogs, as a speaker says it for these counts.
+PLURALS = {
+    "ru": {
+        "%(num)d box": ["1 коробка", "2 коробки", "3 коробки", "5 коробок", "11 коробок",
+                        "21 коробка", "22 коробки", "25 коробок"],
+        "%(num)d deal": ["1 сдача", "2 сдачи", "3 сдачи", "5 сдач", "11 сдач", "21 сдача",
+                         "22 сдачи", "25 сдач"],
+        "%(num)d hand": ["1 раздача", "2 раздачи", "3 раздачи", "5 раздач", "11 раздач",
+                         "21 раздача", "22 раздачи", "25 раздач"],
+        "%(num)d hand won": ["1 раздача выиграна", "2 раздачи выиграны", "3 раздачи выиграны",
+                             "5 раздач выиграно", "11 раздач выиграно", "21 раздача выиграна",
+                             "22 раздачи выиграны", "25 раздач выиграно"],
+        "%(num)d finished game counted": [
+            "Учтена 1 законченная партия", "Учтены 2 законченные партии",
+            "Учтены 3 законченные партии", "Учтено 5 законченных партий",
+            "Учтено 11 законченных партий", "Учтена 21 законченная партия",
+            "Учтены 22 законченные партии", "Учтено 25 законченных партий"],
+    },
+    # Persian counts with the singular noun.
+    "fa": {
+        "%(num)d box": [f"{n} خانه" for n in (1, 2, 3, 5, 11, 21, 22, 25)],
+        "%(num)d deal": [f"{n} دست" for n in (1, 2, 3, 5, 11, 21, 22, 25)],
+        "%(num)d hand": [f"{n} دست" for n in (1, 2, 3, 5, 11, 21, 22, 25)],
+        "%(num)d hand won": [f"{n} دست برده" for n in (1, 2, 3, 5, 11, 21, 22, 25)],
+        "%(num)d finished game counted": [
+            f"{n} بازی تمام‌شده شمرده شد" for n in (1, 2, 3, 5, 11, 21, 22, 25)],
+    },
+}
+
+
+@pytest.mark.parametrize("lang", ["ru", "fa"])
+def test_plurals_read_as_a_speaker_says_them(app: Any, lang: str) -> None:
+    from flask_babel import force_locale, ngettext
+
+    compile_catalogs()
+    plurals = {m.id[0]: m.id[1] for m in catalog(lang) if isinstance(m.id, tuple)}
+    assert set(plurals) == set(PLURALS[lang])  # a new plural gets its forms checked here too
+    with app.test_request_context(), force_locale(lang):
+        for singular, expected in PLURALS[lang].items():
+            plural = plurals[singular]
+            said = [ngettext(singular, plural, n) for n in (1, 2, 3, 5, 11, 21, 22, 25)]
+            assert said == expected, singular

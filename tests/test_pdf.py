@@ -257,3 +257,56 @@ def test_a_pad_with_rules_its_game_does_not_play_is_refused(client: FlaskClient)
     response = client.get("/pads/pad.pdf?game=remi&rows=12&preset=russian")
     assert response.status_code == 400
     assert "not played with these rules" in response.get_data(as_text=True)
+
+
+def test_pads_start_from_the_usual_rules_and_say_which_games_each_preset_fits(
+    client: FlaskClient,
+) -> None:
+    body = client.get("/pads").get_data(as_text=True)
+    select = body[body.index('<select id="preset"'):]
+    options = re.findall(r'<option value="(\w*)"( data-fits="[^"]*")?( selected)?>',
+                         select[: select.index("</select>")])
+    assert options == [
+        ("", "", " selected"),
+        ("classic", ' data-fits="gin hollywood three_hand partnership"', ""),
+        ("russian", ' data-fits="gin hollywood three_hand partnership"', ""),
+        ("pagat", ' data-fits="gin hollywood three_hand partnership"', ""),
+        ("modern", ' data-fits="gin hollywood three_hand partnership"', ""),
+        ("oklahoma", ' data-fits="hollywood"', ""),  # the Oklahoma game has no pad of its own
+        ("three_hand", ' data-fits="three_hand"', ""),
+        ("partnership", ' data-fits="partnership"', ""),
+        ("remi", ' data-fits="remi"', ""),
+    ]
+
+
+@pytest.mark.parametrize(("game", "rules", "title"), [
+    ("gin", "Target 100 · knock ≤ 10 · gin 20 · undercut 10 · game 0 · box bonus 0", "Classic"),
+    ("hollywood", "Target 100 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box bonus 25",
+     "Russian"),
+    ("three_hand", "Target 100 · knock ≤ 10 · gin 25 · undercut 10 · game 0 · box bonus 0",
+     "Three-hand"),
+    ("partnership", "Target 125 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box bonus 25",
+     "Partnership"),
+    ("remi", "Target 500 · sets count only with a sequence", "score pad"),
+])
+def test_a_pad_without_a_preset_has_its_games_usual_rules(
+    client: FlaskClient, game: str, rules: str, title: str
+) -> None:
+    response = client.get(f"/pads/pad.pdf?game={game}&rows=10")
+    assert response.status_code == 200, response.get_data(as_text=True)
+    lines = pdf_text(response.data).splitlines()
+    assert lines[0].endswith(title), lines[0]
+    assert lines[1].startswith(rules), lines[1]
+
+
+def test_rules_a_game_is_not_played_with_name_the_ones_it_is(client: FlaskClient) -> None:
+    response = client.get("/pads/pad.pdf?game=remi&rows=12&preset=classic")
+    assert response.status_code == 400
+    body = response.get_data(as_text=True)
+    errors = re.findall(r'<p class="error" role="alert">([^<]*)</p>', body)
+    assert errors == [
+        "This pad cannot be printed as asked; see the marked fields.",
+        "Indonesian Remi (2–4 players) is not played with these rules. Choose the usual "
+        "rules or one of: Remi."
+    ]
+    assert '<option value="remi" selected>' in body  # the game asked for stays chosen

@@ -374,7 +374,7 @@ def test_the_blank_pad_has_three_games_and_the_rows_asked_for(app: Any, fourth: 
     text = pdf_text(data)
     assert "Hollywood gin" in text and "Ann" in text and "25" in text
     assert ("Game 4" in text) is fourth and "Game 3" in text
-    assert "Game bonus\n+100" in text and "Final" in text
+    assert "Game bonus +100\nShutout: doubled\n" in text and "Final" in text
     import io
 
     from pypdf import PdfReader

@@ -78,7 +78,14 @@ def new_game() -> str | Response:
         game = _new_game_from(form, group)
         if game is not None:
             return redirect(url_for("games.sheet", game_id=game.id))
-    return render_template("games/new.html", form=form, variants=VARIANTS, group=group)
+    # Which games each preset is played with (the page's script offers only those).
+    fits = {
+        choice.value: " ".join(name for name, v in VARIANTS.items() if choice.value in v.presets)
+        for choice in form.preset.choices
+    }
+    return render_template(
+        "games/new.html", form=form, variants=VARIANTS, fits=fits, group=group
+    )
 
 
 def _group_of(group_id: object) -> Group | None:

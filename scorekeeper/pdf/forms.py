@@ -17,8 +17,11 @@ from ..games.forms import NAME_MAX
 # CSS ``@page`` sizes, keyed by what a link says.
 PAPER = {"a4": "A4", "letter": "letter"}
 PAD_ROWS = (5, 200)
-# Every preset a pad can print at its top (each kind of game accepts its own).
+# Every preset a pad can print at its top (each kind of game accepts its own); blank
+# is the usual rules of the game chosen, as on the new-game page.
+USUAL = ""
 PAD_PRESETS = {
+    USUAL: _l("The usual rules of the game chosen above"),
     "classic": _l("Classic"),
     "russian": _l("Russian"),
     "pagat": _l("Pagat"),
@@ -82,7 +85,7 @@ class PadForm(Form):
         ],
     )
     preset = _choice(
-        _l("Rules"), PAD_PRESETS, "classic",
+        _l("Rules"), PAD_PRESETS, USUAL,
         _l("Choose one of the presets in the list."),
     )
     size = _paper()

@@ -41,7 +41,7 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
 @bp.get("/pads")
 def pads() -> str:
     """Choose a blank pad: the kind of game, rows, rules, paper and (optionally) names."""
-    return render_template("pdf/pads.html", form=PadForm(), variants=VARIANTS)
+    return _pads_page(PadForm())
 
 
 @bp.get("/pads/pad.pdf")
@@ -52,22 +52,45 @@ def pad_pdf(variant_name: str | None = None) -> Response | tuple[str, int]:
     if variant is None:
         abort(404)
     form = PadForm(request.args)
-    if form.validate() and form.preset.data not in variant.presets:
+    preset = form.preset.data or variant.default_preset
+    if form.validate() and preset not in variant.presets:
         form.preset.errors = [
-            _("%(game)s is not played with these rules.", game=variant.label)
+            _(
+                "%(game)s is not played with these rules. Choose the usual rules or one of: "
+                "%(presets)s.",
+                game=variant.label,
+                presets=", ".join(str(PAD_PRESETS[name]) for name in variant.presets),
+            )
         ]
     if form.errors:
-        return render_template("pdf/pads.html", form=form, variants=VARIANTS), 400
+        return _pads_page(form, variant.name), 400
     body = render_pdf(
         variant.pad_template,
         variant=variant,
-        rules=variant.rules_for(PRESETS[form.preset.data]),
-        preset_label=PAD_PRESETS[form.preset.data],
+        rules=variant.rules_for(PRESETS[preset]),
+        preset_label=PAD_PRESETS[preset],
         players=form.players(),
         rows=form.rows.data,
         paper=PAPER[form.size.data],
     )
     return pdf_response(body, f"{variant.name}-pad-{form.rows.data}-rows.pdf")
+
+
+def _pads_page(form: PadForm, game: str | None = None) -> str:
+    """The pad form; each preset says which games it fits (the page's script hides the
+    others when a game is chosen)."""
+    variants = {name: v for name, v in VARIANTS.items() if name != "oklahoma"}
+    fits = {
+        preset: " ".join(name for name, v in variants.items() if preset in v.presets)
+        for preset in PAD_PRESETS
+    }
+    return render_template(
+        "pdf/pads.html",
+        form=form,
+        variants=variants,
+        chosen=game or request.args.get("game", "gin"),
+        fits=fits,
+    )
 
 
 def _bad_link(messages: list[str], code: int = 400) -> tuple[str, int]:

@@ -1,0 +1,155 @@
+"""Every main page at a phone's width in English, Russian and Persian: nothing scrolls
+sideways at 360 px, and at 390 px no element is wider than the screen and no two
+controls lie over each other. Screenshots go to test-output/browser/."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import OUTPUT
+from tests.layout import KINDS, NAMES, PLAYERS, hands
+
+pytestmark = pytest.mark.browser
+
+LANGUAGES = {"en": "en-GB", "ru": "ru-RU", "fa": "fa-IR"}
+
+# Controls a finger taps, and anything wider than the screen that is not inside a box
+# of its own that scrolls (none is, today).
+PROBLEMS_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const describe = (el) => el.tagName.toLowerCase()
+    + (el.id ? "#" + el.id : "") + (el.name ? "[name=" + el.name + "]" : "")
+    + (typeof el.className === "string" && el.className
+       ? "." + el.className.split(" ").join(".") : "")
+    + " '" + (el.value || el.textContent || "").trim().slice(0, 30) + "'";
+  const shown = (el) => {  // not hidden, nor inside a closed <details>
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true});
+  };
+  const floating = (el) => {
+    for (let p = el; p; p = p.parentElement) {
+      const position = getComputedStyle(p).position;
+      if (position === "fixed" || position === "sticky") return true;
+    }
+    return false;
+  };
+  const clipped = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden") return true;
+    }
+    return false;
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!shown(el) || clipped(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right > width + 0.5 || r.left < -0.5) {
+      out.push("wider than the screen: " + describe(el)
+               + " " + Math.round(r.left) + ".." + Math.round(r.right));
+    }
+  }
+  const controls = [...document.querySelectorAll(
+    "a, button, input:not([type=hidden]), select, textarea, summary")]
+    .filter((el) => shown(el) && !floating(el));  // a picker kept in view floats over the form
+  for (let i = 0; i < controls.length; i++) {
+    for (let j = i + 1; j < controls.length; j++) {
+      const a = controls[i], b = controls[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 1 && h > 1) out.push("overlap: " + describe(a) + " / " + describe(b));
+    }
+  }
+  return out;
+}"""
+
+
+def api(url: str, body: dict[str, Any], secret: str | None = None) -> dict[str, Any]:
+    headers = {"Content-Type": "application/json"}
+    if secret:
+        headers["X-Edit-Secret"] = secret
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
+    with urllib.request.urlopen(request) as response:
+        answer: dict[str, Any] = json.load(response)
+    return answer
+
+
+def sample(live_url: str, kind: str, language: str) -> dict[str, Any]:
+    """A game of ``kind`` with a few hands, created through the API."""
+    players = list(NAMES[language][: PLAYERS.get(kind, 2)])
+    game = api(f"{live_url}/api/v1/games", {"variant": kind, "players": players})
+    for hand in hands(kind):
+        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
+    return game
+
+
+def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
+    """(name, path) of the main pages; the games' pages for a game of every kind."""
+    yield "home", "/"
+    yield "new", "/games/new"
+    yield "check", "/check"
+    yield "remi-check", "/remi/check"
+    yield "pads", "/pads"
+    yield "import", "/import"
+    for kind in KINDS:
+        game = sample(live_url, kind, language)
+        yield f"{kind}-edit", game["edit_url"].removeprefix(live_url)  # this phone may edit
+        base = f"/g/{game['id']}"
+        yield f"{kind}-sheet", base
+        yield f"{kind}-cards", f"{base}/hands/new"
+        yield f"{kind}-hand", f"{base}/hands/1"
+        yield f"{kind}-history", f"{base}/history"
+
+
+@pytest.fixture
+def context_for(browser: Any) -> Iterator[Any]:
+    contexts: list[Any] = []
+
+    def make(language: str, width: int) -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": 844}, device_scale_factor=1,
+            locale=LANGUAGES[language],
+        )
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_no_page_scrolls_sideways_or_overlaps(
+    live_url: str, context_for: Any, language: str
+) -> None:
+    from tests.test_i18n import compile_catalogs
+
+    compile_catalogs()
+    narrow = context_for(language, 360).new_page()
+    phone = context_for(language, 390).new_page()
+    folder = OUTPUT / f"layout-{language}"
+    folder.mkdir(parents=True, exist_ok=True)
+    problems: dict[str, Any] = {}
+    for name, path in pages(live_url, language):
+        if name.endswith("-edit"):  # the edit link lets both windows change the game
+            narrow.goto(live_url + path)
+            phone.goto(live_url + path)
+            continue
+        narrow.goto(live_url + path)
+        scroll = narrow.evaluate("document.documentElement.scrollWidth")
+        if scroll > 360:
+            problems[f"{name} at 360"] = f"scrolls sideways: {scroll} px wide"
+        phone.goto(live_url + path)
+        phone.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+        found = phone.evaluate(PROBLEMS_JS)
+        if found:
+            problems[f"{name} at 390"] = found[:5]
+    (folder / "problems.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
+    assert problems == {}

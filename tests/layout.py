@@ -1,0 +1,258 @@
+"""Layout read back from what was typeset: the words of a PDF with their boxes
+(poppler's ``pdftotext -bbox-layout``) and the column grid of the HTML tables that went
+into it; games of every kind with a few hands, for the PDF and page layout tests."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import unicodedata
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from typing import Any
+
+from flask.testing import FlaskClient
+
+MM = 72 / 25.4  # points per millimetre
+# print.css: @page { margin: 14mm 13mm 16mm } — the page header and footer sit in the
+# top and bottom margins; nothing may come nearer the paper's edge than a printer prints.
+MARGIN_TOP, MARGIN_SIDE, MARGIN_BOTTOM = 14 * MM, 13 * MM, 16 * MM
+UNPRINTABLE = 6 * MM
+
+NAMES = {
+    "en": ("Ann", "Bob", "Cid", "Dan"),
+    "ru": ("Анна", "Борис", "Светлана", "Дмитрий"),
+    "fa": ("مریم", "علی", "سارا", "رضا"),
+}
+KINDS = ("gin", "oklahoma", "hollywood", "three_hand", "partnership", "remi")
+PLAYERS = {"three_hand": 3, "partnership": 4, "remi": 4}
+
+
+@dataclass(frozen=True)
+class Word:
+    """One word of a PDF page and its box, in points from the top left."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+    def overlaps(self, other: Word) -> bool:
+        """Whether the two words' glyphs would cover each other.
+
+        The boxes run from the font's ascent to its descent, taller than the glyphs:
+        a fifth of the height is trimmed off each so that lines set solid do not count.
+        """
+        trim, other_trim = (self.y1 - self.y0) / 5, (other.y1 - other.y0) / 5
+        return (
+            self.x0 < other.x1 - 0.3
+            and other.x0 < self.x1 - 0.3
+            and self.y0 + trim < other.y1 - other_trim
+            and other.y0 + other_trim < self.y1 - trim
+        )
+
+
+@dataclass(frozen=True)
+class Page:
+    """A PDF page's size and its words, line by line."""
+
+    width: float
+    height: float
+    lines: list[list[Word]]
+
+    @property
+    def words(self) -> list[Word]:
+        """Every word of the page."""
+        return [word for line in self.lines for word in line]
+
+    def body_lines(self) -> list[list[Word]]:
+        """The lines between the page's top and bottom margins (not the running header,
+        not the page counter)."""
+        return [
+            line for line in self.lines
+            if line[0].y0 >= MARGIN_TOP - 1 and line[0].y1 <= self.height - MARGIN_BOTTOM + 1
+        ]
+
+
+def pdf_pages(data: bytes) -> list[Page]:
+    """The pages of a PDF with every word's box."""
+    xml = subprocess.run(
+        ["pdftotext", "-bbox-layout", "-", "-"], input=data, capture_output=True, check=True
+    ).stdout.decode()
+    xml = re.sub(r'xmlns="[^"]+"', "", xml.split("<!DOCTYPE", 1)[-1].split(">", 1)[1])
+    pages = []
+    for page in ET.fromstring(xml).iter("page"):
+        # A combining mark poppler could not join to its letter (Persian hamza) comes
+        # out as a word of its own with a box of no meaning: left out.
+        lines = [
+            [
+                Word(
+                    word.text or "",
+                    *(float(word.attrib[k]) for k in ("xMin", "yMin", "xMax", "yMax")),
+                )
+                for word in line.iter("word")
+                if any(unicodedata.category(c) != "Mn" for c in word.text or "")
+            ]
+            for line in page.iter("line")
+        ]
+        size = float(page.attrib["width"]), float(page.attrib["height"])
+        pages.append(Page(*size, [line for line in lines if line]))
+    return pages
+
+
+def pdf_problems(data: bytes, pages: int) -> list[str]:
+    """What is wrong with a PDF's layout: not ``pages`` pages, a word outside the
+    printable area or out of the text column, two words over each other, a trailing
+    page with next to nothing on it."""
+    found = pdf_pages(data)
+    problems = []
+    if len(found) != pages:
+        problems.append(f"{len(found)} pages, expected {pages}")
+    for number, page in enumerate(found, start=1):
+        body = {id(word) for line in page.body_lines() for word in line}
+        for word in page.words:
+            where = f"page {number}: {word.text!r} at ({word.x0:.0f}, {word.y0:.0f})"
+            if (
+                word.x0 < UNPRINTABLE or word.y0 < UNPRINTABLE
+                or word.x1 > page.width - UNPRINTABLE or word.y1 > page.height - UNPRINTABLE
+            ):
+                problems.append(f"{where} is outside the printable area")
+            elif id(word) in body and (
+                word.x0 < MARGIN_SIDE - 1 or word.x1 > page.width - MARGIN_SIDE + 1
+            ):
+                problems.append(f"{where} sticks out of the text column")
+        words = page.words
+        for i, word in enumerate(words):
+            for other in words[i + 1:]:
+                if word.overlaps(other):
+                    problems.append(
+                        f"page {number}: {word.text!r} and {other.text!r} overlap "
+                        f"at ({word.x0:.0f}, {word.y0:.0f})"
+                    )
+        if number > 1 and number == len(found) and len(page.body_lines()) < 3:
+            problems.append(f"page {number} is nearly empty: {len(page.body_lines())} lines")
+    return problems
+
+
+class _Tables(HTMLParser):
+    """Each table's rows as lists of (colspan, rowspan, text), by table section."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tables: list[dict[str, list[list[tuple[int, int, str]]]]] = []
+        self._section = "tbody"
+        self._cell: list[Any] | None = None
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "table":
+            self.tables.append({"thead": [], "tbody": [], "tfoot": []})
+            self._section = "tbody"
+        elif tag in ("thead", "tbody", "tfoot"):
+            self._section = tag
+        elif tag == "tr" and self.tables:
+            self.tables[-1][self._section].append([])
+        elif tag in ("td", "th") and self.tables:
+            self._cell = [int(a.get("colspan") or 1), int(a.get("rowspan") or 1), ""]
+            self.tables[-1][self._section][-1].append(self._cell)  # type: ignore[arg-type]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th"):
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell[2] += data
+
+
+def _widths(rows: list[list[tuple[int, int, str]]]) -> list[int]:
+    """How many grid columns each row fills, counting cells that span down into it."""
+    carried: dict[int, int] = {}  # row index -> columns taken by rowspans from above
+    widths = []
+    for i, row in enumerate(rows):
+        width = carried.get(i, 0)
+        for colspan, rowspan, _text in row:
+            width += colspan
+            for below in range(i + 1, i + rowspan):
+                carried[below] = carried.get(below, 0) + colspan
+        widths.append(width)
+    return widths
+
+
+def table_problems(html: str) -> list[str]:
+    """Tables whose header is not as wide as their rows: every header row, body row and
+    footer row must fill the same number of columns; a cell of tab-separated lines (the
+    printed sheet's hands) must have as many values on every line as there are columns."""
+    parser = _Tables()
+    parser.feed(html)
+    problems = []
+    for number, table in enumerate(parser.tables, start=1):
+        head = _widths(table["thead"])
+        if not head:
+            continue
+        columns = head[0]
+        for section in ("thead", "tbody", "tfoot"):
+            rows = table[section]
+            for i, width in enumerate(_widths(rows)):
+                if width != columns:
+                    problems.append(
+                        f"table {number}: {section} row {i + 1} fills {width} columns, "
+                        f"the header {columns}"
+                    )
+                cells = rows[i]
+                if len(cells) == 1 and "\t" in cells[0][2]:
+                    for line in cells[0][2].strip("\n").split("\n"):
+                        if line.count("\t") + 1 != columns:
+                            problems.append(
+                                f"table {number}: a line has {line.count(chr(9)) + 1} values, "
+                                f"the header {columns} columns: {line!r}"
+                            )
+    return problems
+
+
+def _api_game(client: FlaskClient, kind: str, names: tuple[str, ...]) -> tuple[str, str]:
+    players = list(names[: PLAYERS.get(kind, 2)])
+    created = client.post("/api/v1/games", json={"variant": kind, "players": players})
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    return body["id"], body["edit_secret"]
+
+
+def hands(kind: str) -> list[dict[str, Any]]:
+    """A few hands of every outcome, as the API takes them."""
+    if kind == "remi":
+        return [
+            {"went_out": 0, "discard_value": 10,
+             "players": [{"plus": 60, "minus": 0}, {"plus": 15, "minus": 40},
+                         {"plus": 0, "minus": 85}, {"plus": 30, "minus": 5}]},
+            {"went_out": 2, "discard_value": 5,
+             "players": [{"plus": 20, "minus": 25}, {"plus": 45, "minus": 10},
+                         {"plus": 55, "minus": 0}, {"plus": 0, "minus": 60}]},
+        ]
+    gin = [
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 24},
+        {"outcome": "gin", "knocker": 1, "defender_deadwood": 31},
+        {"outcome": "dead"},
+        {"outcome": "knock", "knocker": 1, "knocker_deadwood": 8, "defender_deadwood": 6},
+    ]
+    if kind == "oklahoma":
+        return [{**hand, "upcard": "9H"} for hand in gin]
+    if kind == "partnership":
+        return [{"tables": [gin[0], gin[1]]}, {"tables": [gin[2], gin[3]]}]
+    return gin
+
+
+def sample_game(client: FlaskClient, kind: str, language: str = "en") -> str:
+    """A game of ``kind`` with a few hands (a knock, a gin, a dead hand, an undercut),
+    played by names of ``language``; returns its id."""
+    game_id, secret = _api_game(client, kind, NAMES[language])
+    for number, hand in enumerate(hands(kind), start=1):
+        response = client.post(
+            f"/api/v1/games/{game_id}/hands",
+            json=hand,
+            headers={"X-Edit-Secret": secret, "Idempotency-Key": f"{kind}-{number}"},
+        )
+        assert response.status_code == 201, (kind, response.get_json())
+    return game_id
