@@ -181,7 +181,9 @@
           li.textContent = p;
           list.appendChild(li);
         });
-        if (!formFor(item)) node.querySelector("[data-act=correct]").hidden = !item.page;
+        // Correct needs the form: on this page, or the card-entry page it came from.
+        var elsewhere = item.page && item.page !== location.pathname && status.dataset.finished !== "true";
+        if (!formFor(item) && !elsewhere) node.querySelector("[data-act=correct]").hidden = true;
         box.appendChild(node);
       });
     }).catch(function () {});
