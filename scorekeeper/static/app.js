@@ -168,6 +168,16 @@
       var marker = status.querySelector(".waiting-marker");
       marker.hidden = waiting.length === 0;
       marker.textContent = status.dataset.waitingText.replace("{n}", String(waiting.length));
+      var list = document.createElement("ul");
+      list.className = "waiting-list";
+      waiting.forEach(function (item) {
+        var li = document.createElement("li");
+        li.textContent = item.summary;
+        list.appendChild(li);
+      });
+      var old = status.querySelector(".waiting-list");
+      if (old) old.remove();
+      if (waiting.length) marker.insertAdjacentElement("afterend", list);
       var box = status.querySelector(".kept-hands");
       box.textContent = "";
       var template = document.getElementById("kept-hand-template");
