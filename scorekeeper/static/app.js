@@ -5,7 +5,7 @@
 (function () {
   "use strict";
 
-  var root = document.documentElement;
+  var root = document.body;  // data-sw; data-served="cache" on a copy from the worker
 
   // --- service worker -------------------------------------------------------------
   if ("serviceWorker" in navigator && root.dataset.sw) {

@@ -86,7 +86,7 @@ def wait_for_worker(page: Any) -> None:
 
 
 def fill_knock(page: Any, knocker: int, k: int, d: int) -> None:
-    page.locator(f"input[name=outcome][value=knock]").check()
+    page.locator("input[name=outcome][value=knock]").check()
     page.locator(f"input[name=knocker][value='{knocker}']").check()
     page.fill("input[name=knocker_deadwood]", str(k))
     page.fill("input[name=defender_deadwood]", str(d))
@@ -270,7 +270,7 @@ def test_offline_a_game_seen_before_shows_its_last_sheet(
 
     context.set_offline(True)
     page.reload()
-    assert page.locator("html").get_attribute("data-served") == "cache"
+    assert page.locator("body").get_attribute("data-served") == "cache"
     expect(page.locator("#netstatus .offline-marker")).to_have_text(
         TEXTS[lang]["offline"].format(time=seen)
     )

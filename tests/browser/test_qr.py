@@ -93,8 +93,8 @@ def test_the_home_page_shows_the_server_url_for_other_phones(
         expect(phone.get_by_role("heading", name="Open on another phone")).to_be_visible()
         assert phone.locator("#join a.url").all_inner_texts() == expected
         for index, want in enumerate(expected):
-            got = decode(phone, f"#join figure:nth-of-type({index + 1}) img", tmp_path / f"{index}.png")
-            assert got == want
+            image = f"#join figure:nth-of-type({index + 1}) img"
+            assert decode(phone, image, tmp_path / f"{index}.png") == want
         phone.shot("home-join")
 
 
