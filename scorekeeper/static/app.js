@@ -95,6 +95,30 @@
     return parts.join(" · ");
   }
 
+  // The kept hand in words: its summary, or (kept by the service worker, which sees no
+  // page) read from its fields with the labels of this page's form.
+  function describe(item) {
+    if (item.summary) return item.summary;
+    var form = formFor(item);
+    var parts = [];
+    item.fields.forEach(function (f) {
+      var name = f[0], value = f[1];
+      if (name === "csrf_token" || name === "version" || name === "token" || value === "") return;
+      var el = form && form.querySelector('[name="' + name.replace(/"/g, "") + '"]');
+      if (!el) { parts.push(value); return; }
+      if (el.type === "radio" || el.type === "checkbox") {
+        var chosen = form.querySelector('[name="' + name.replace(/"/g, "") + '"][value="' + value.replace(/"/g, "") + '"]');
+        var set = el.closest("fieldset");
+        var legend = set && set.querySelector("legend");
+        var label = chosen && chosen.closest("label");
+        parts.push((legend ? legend.textContent.trim() + ": " : "") + (label ? label.textContent.trim() : value));
+      } else {
+        parts.push(labelText(el) + ": " + value);
+      }
+    });
+    return parts.join(" · ");
+  }
+
   function newToken() {
     var bytes = new Uint8Array(16);
     crypto.getRandomValues(bytes);
@@ -144,6 +168,9 @@
     return { kind: "refused", problems: problems, version: version ? version.value : null };
   }
 
+  var keptTokens = {};       // token → {correcting}: the hands kept for this game
+  var correctingToken = null;  // the kept hand the form was filled with ("Correct it")
+
   // --- the status bar --------------------------------------------------------------
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
@@ -164,6 +191,9 @@
   function render() {
     if (!status) return Promise.resolve();
     return keptFor(status.dataset.game).then(function (items) {
+      keptTokens = {};
+      items.forEach(function (i) { keptTokens[i.token] = { correcting: i.token === correctingToken }; });
+      renewUsedTokens();
       var waiting = items.filter(function (i) { return i.state === "waiting"; });
       var marker = status.querySelector(".waiting-marker");
       marker.hidden = waiting.length === 0;
@@ -172,7 +202,7 @@
       list.className = "waiting-list";
       waiting.forEach(function (item) {
         var li = document.createElement("li");
-        li.textContent = item.summary;
+        li.textContent = describe(item);
         list.appendChild(li);
       });
       var old = status.querySelector(".waiting-list");
@@ -184,7 +214,7 @@
       items.filter(function (i) { return i.state === "refused"; }).forEach(function (item) {
         var node = template.content.firstElementChild.cloneNode(true);
         node.dataset.token = item.token;
-        node.querySelector(".kept-what").textContent = item.summary;
+        node.querySelector(".kept-what").textContent = describe(item);
         var list = node.querySelector(".kept-problems");
         (item.problems || []).forEach(function (p) {
           var li = document.createElement("li");
@@ -277,12 +307,16 @@
     return keep(item);
   }
 
+  // Online, a hand form is sent as usual (a full page load, nothing changes without this
+  // script); if the connection drops on the way, the service worker keeps the hand. Offline
+  // (the phone knows it), or when the form carries a kept hand being corrected, it is kept
+  // or sent from here.
   queueForms.forEach(function (form) {
     form.addEventListener("submit", function (event) {
-      if (form.dataset.native === "1") return;
-      event.preventDefault();
       var fields = fieldsOf(form);
       var token = get(fields, "token");
+      if (navigator.onLine && !(token && keptTokens[token])) return;
+      event.preventDefault();
       var button = form.querySelector("[type=submit]");
       if (button) button.disabled = true;
       var done = function () { if (button) button.disabled = false; };
@@ -291,23 +325,41 @@
           done();
           if (!status) { location.assign(form.dataset.sheet || "/"); return; }
           form.reset();
-          var tokenInput = form.querySelector("input[name=token]");
-          if (tokenInput) tokenInput.value = newToken();
+          freshToken(form);
           return render();
         });
       };
       if (!navigator.onLine) { offline(); return; }
       send(form.action, fields).then(function (result) {
-        if (result.kind === "saved") {
-          return (token ? forget(token) : Promise.resolve()).then(function () { sheetReload(form); });
-        }
-        // Refused while online: let the server show the form with its messages, as it
-        // would without this script (nothing was saved, so sending again saves nothing).
-        form.dataset.native = "1";
-        form.submit();
+        if (result.kind === "saved") return forget(token).then(function () { sheetReload(form); });
+        done();
+        if (!status) { form.submit(); return; }  // the card page: the server shows why
+        return keptFor(status ? status.dataset.game : form.dataset.game).then(function (items) {
+          var item = items.filter(function (i) { return i.token === token; })[0];
+          if (!item) return;
+          item.fields = fields;
+          item.state = "refused";
+          item.problems = result.problems;
+          item.serverVersion = result.version;
+          return keep(item).then(render).then(function () { status.scrollIntoView(); });
+        });
       }, offline);
     });
   });
+
+  function freshToken(form) {
+    var input = form.querySelector("input[name=token]");
+    if (input) input.value = newToken();
+  }
+
+  // A copy of the page from the phone's cache carries the token of a form that was sent
+  // (or kept) since: the next hand entered on it gets a token of its own.
+  function renewUsedTokens() {
+    queueForms.forEach(function (form) {
+      var input = form.querySelector("input[name=token]");
+      if (input && keptTokens[input.value] && !keptTokens[input.value].correcting) freshToken(form);
+    });
+  }
 
   // --- the buttons of a refused hand -------------------------------------------------
   if (status) {
@@ -358,9 +410,11 @@
   function fill(item) {
     var form = formFor(item);
     if (!form) return;
+    correctingToken = item.token;
+    keptTokens[item.token] = { correcting: true };
     item.fields.forEach(function (f) {
       var name = f[0], value = f[1];
-      if (name === "csrf_token" || name === "version") return;
+      if (name === "csrf_token" || name === "version") return;  // the page's own are newer
       var els = form.querySelectorAll('[name="' + name.replace(/"/g, "") + '"]');
       Array.prototype.forEach.call(els, function (el) {
         if (el.type === "radio" || el.type === "checkbox") el.checked = el.value === value;
@@ -447,4 +501,11 @@
     });
   });
   render().then(flush);
+  // A server that went away comes back without the phone noticing: try again now and then.
+  setInterval(function () {
+    if (document.visibilityState !== "visible" || !status) return;
+    keptFor(status.dataset.game).then(function (items) {
+      if (items.some(function (i) { return i.state === "waiting"; })) flush();
+    }).catch(function () {});
+  }, 5000);
 })();

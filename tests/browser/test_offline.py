@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
+from tests.live import serve
 
 pytestmark = pytest.mark.browser
 
@@ -134,6 +135,47 @@ def test_a_hand_saved_offline_is_sent_once_when_back_online(
     expect(page.locator("#hand-1")).to_be_visible()
     expect(waiting).to_be_hidden()
     assert len(hands(client, game["id"])) == 1
+
+
+def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
+    app: Flask, context: Any, request: pytest.FixtureRequest
+) -> None:
+    """The phone still thinks it is online, but the server cannot be reached: the form is
+    sent as usual and the service worker keeps it."""
+    client = app.test_client()
+    game = new_game(client)
+    server = serve(app)
+    url = server.__enter__()
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        page = open_as_editor(context, url, game)
+    finally:
+        server.__exit__(None, None, None)  # the Wi-Fi drops
+
+    fill_knock(page, 0, 3, 20)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text(
+        ["Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
+         "Defender's deadwood after layoffs: 20"]
+    )
+    # The old copy of the page carried the kept hand's token: the next hand gets its own.
+    kept_token = page.evaluate(
+        "new Promise(r => { const q = indexedDB.open('scorekeeper', 1); q.onsuccess = () =>"
+        " { const g = q.result.transaction('hands').objectStore('hands').getAllKeys();"
+        " g.onsuccess = () => r(g.result); }; })"
+    )
+    assert len(kept_token) == 1
+    assert page.locator("input[name=token]").input_value() not in kept_token
+    shot(page, request, "kept-by-worker")
+    assert hands(client, game["id"]) == []
+
+    with serve(app, port=port):  # back: the page tries again by itself
+        expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+        assert [h["knocker_deadwood"] for h in hands(client, game["id"])] == [3]
+        page.reload()
+        assert len(hands(client, game["id"])) == 1
 
 
 def test_two_hands_saved_offline_arrive_in_order(
