@@ -110,13 +110,28 @@ def test_the_favicon_is_served(client: FlaskClient) -> None:
 def test_every_page_links_the_manifest_and_the_icons(app: Flask, client: FlaskClient) -> None:
     game = new_game(client)
     editor = as_editor(app, game)
-    editor.post(f"/g/{game['id']}/hands", data={
-        "outcome": "knock", "knocker": "0", "knocker_deadwood": "3", "defender_deadwood": "20",
-        "version": "1", "token": "t1",
-    })
+    editor.post(
+        f"/g/{game['id']}/hands",
+        data={
+            "outcome": "knock",
+            "knocker": "0",
+            "knocker_deadwood": "3",
+            "defender_deadwood": "20",
+            "version": "1",
+            "token": "t1",
+        },
+    )
     pages = [
-        "/", "/games/new", "/check", "/remi/check", "/pads", "/import", f"/g/{game['id']}",
-        f"/g/{game['id']}/history", f"/g/{game['id']}/hands/1", f"/g/{game['id']}/share/edit",
+        "/",
+        "/games/new",
+        "/check",
+        "/remi/check",
+        "/pads",
+        "/import",
+        f"/g/{game['id']}",
+        f"/g/{game['id']}/history",
+        f"/g/{game['id']}/hands/1",
+        f"/g/{game['id']}/share/edit",
         "/no-such-page",
     ]
     for path in pages:

@@ -485,6 +485,16 @@
     if (wanted()) acquire();
   }
 
+  // The live sheet replaces parts of the page as other phones change the game: the page
+  // is then as of now, and "offline — as of" says so if the network goes later.
+  if (status && window.MutationObserver) {
+    new MutationObserver(function (changes) {
+      if (!navigator.onLine || root.dataset.served === "cache") return;
+      var sheetChanged = changes.some(function (c) { return !status.contains(c.target); });
+      if (sheetChanged) status.dataset.rendered = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+    }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
+  }
+
   // --- start ------------------------------------------------------------------------
   showOffline();
   window.addEventListener("offline", showOffline);

@@ -125,8 +125,14 @@ def test_a_hand_saved_offline_is_sent_once_when_back_online(
     expect(waiting).to_be_hidden()
     expect(offline).to_be_hidden()
     assert hands(client, game["id"]) == [
-        {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
-         "defender_deadwood": 20, "upcard": None}
+        {
+            "mode": "quick",
+            "outcome": "knock",
+            "knocker": 0,
+            "knocker_deadwood": 3,
+            "defender_deadwood": 20,
+            "upcard": None,
+        }
     ]
     assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
     shot(page, request, "sent")
@@ -156,8 +162,10 @@ def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
     assert page.locator("body").get_attribute("data-served") == "cache"
     expect(page.locator("#netstatus .waiting-list li")).to_have_text(
-        ["Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
-         "Defender's deadwood after layoffs: 20"]
+        [
+            "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
+            "Defender's deadwood after layoffs: 20"
+        ]
     )
     # The old copy of the page carried the kept hand's token: the next hand gets its own.
     kept_token = page.evaluate(
@@ -178,9 +186,7 @@ def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
         assert len(hands(client, game["id"])) == 1
 
 
-def test_two_hands_saved_offline_arrive_in_order(
-    app: Flask, live_url: str, context: Any
-) -> None:
+def test_two_hands_saved_offline_arrive_in_order(app: Flask, live_url: str, context: Any) -> None:
     client = app.test_client()
     game = new_game(client)
     page = open_as_editor(context, live_url, game)
@@ -235,10 +241,38 @@ def test_a_hand_refused_after_another_phone_changed_the_game_is_kept(
     expect(page.locator("input[name=outcome][value=knock]")).to_be_checked()
     expect(page.locator("input[name=knocker][value='0']")).to_be_checked()
 
-    # Send it again: it goes in as hand 2, once.
-    kept.get_by_role("button", name="Send it again").click()
+    # The player looks at the sheet, decides Bob's deadwood was 25, and saves: hand 2, once.
+    page.fill("input[name=defender_deadwood]", "25")
+    page.locator("form[data-offline-queue] button[type=submit]").click()
     expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
     expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    got = hands(client, game["id"])
+    assert [(h["outcome"], h["knocker"], h.get("defender_deadwood")) for h in got] == [
+        ("gin", 1, 10),
+        ("knock", 0, 25),
+    ]
+    page.reload()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(hands(client, game["id"])) == 2
+
+
+def test_a_refused_hand_sent_again_goes_in_once(app: Flask, live_url: str, context: Any) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)
+    client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "gin", "knocker": 1, "defender_deadwood": 10},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    context.set_offline(False)
+    kept = page.locator("#netstatus .kept-hand")
+    expect(kept).to_have_count(1, timeout=10_000)
+    kept.get_by_role("button", name="Send it again").click()
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    expect(kept).to_have_count(0)
     got = hands(client, game["id"])
     assert [(h["outcome"], h["knocker"]) for h in got] == [("gin", 1), ("knock", 0)]
     page.reload()
