@@ -444,8 +444,9 @@
   function showWake() {
     if (!wake) return;
     var on = lock !== null;
+    var text = on ? wake.dataset.onText : wake.dataset.offText;
     wake.setAttribute("aria-pressed", on ? "true" : "false");
-    wake.textContent = on ? wake.dataset.onText : wake.dataset.offText;
+    if (wake.textContent !== text) wake.textContent = text;
   }
 
   function acquire() {
@@ -479,9 +480,13 @@
       if (document.visibilityState === "visible" && wanted() && !gameOver()) acquire();
     });
     // The live sheet may end the game while this page is open: the lock goes with it.
-    new MutationObserver(function () {
-      if (gameOver()) { release(); wake.hidden = true; }
-    }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
+    var ending = new MutationObserver(function () {
+      if (!gameOver()) return;
+      ending.disconnect();
+      wake.hidden = true;
+      release();
+    });
+    ending.observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
     if (wanted()) acquire();
   }
 

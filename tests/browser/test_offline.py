@@ -352,3 +352,59 @@ def test_offline_a_game_seen_before_shows_its_last_sheet(
     )
     assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
     shot(page, request, "offline")
+
+
+def _knock(prefix: str = "") -> dict[str, str]:
+    return {
+        f"{prefix}outcome": "knock",
+        f"{prefix}knocker": "0",
+        f"{prefix}knocker_deadwood": "3",
+        f"{prefix}defender_deadwood": "20",
+    }
+
+
+# One quick hand per kind of game: the form's radio values and numbers by field name.
+KINDS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "gin": (["Ann", "Bob"], _knock()),
+    "oklahoma": (["Ann", "Bob"], {"upcard": "7H", **_knock()}),
+    "hollywood": (["Ann", "Bob"], _knock()),
+    "three_hand": (["Ann", "Bob", "Cy"], _knock()),
+    "partnership": (["Ann", "Bob", "Cy", "Dee"], {**_knock("a-"), "b-outcome": "dead"}),
+    "remi": (
+        ["Ann", "Bob"],
+        {
+            "went_out": "none",
+            "players-0-plus": "0",
+            "players-0-minus": "20",
+            "players-1-plus": "15",
+            "players-1-minus": "5",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", list(KINDS))
+def test_every_kind_of_game_keeps_a_hand_saved_offline(
+    app: Flask, live_url: str, context: Any, variant: str
+) -> None:
+    players, fields = KINDS[variant]
+    client = app.test_client()
+    created = client.post("/api/v1/games", json={"variant": variant, "players": players})
+    assert created.status_code == 201
+    game = created.get_json()
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    form = page.locator("form[data-offline-queue]")
+    for name, value in fields.items():
+        field = form.locator(f"[name='{name}']")
+        if field.first.get_attribute("type") == "radio":
+            form.locator(f"input[name='{name}'][value='{value}']").check()
+        else:
+            field.fill(value)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    context.set_offline(False)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(hands(client, game["id"])) == 1

@@ -98,7 +98,14 @@ def test_the_home_page_shows_the_server_url_for_other_phones(
         phone.shot("home-join")
 
 
-def test_the_app_installs_a_service_worker_for_the_whole_site(live_url: str, phone: Any) -> None:
+def test_the_app_installs_a_service_worker_for_the_whole_site(
+    app: Flask, live_url: str, phone: Any
+) -> None:
+    errors: list[str] = []
+    phone.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    phone.on("pageerror", lambda e: errors.append(str(e)))
+    game = new_game(app)
+    phone.goto(f"{live_url}/g/{game['id']}?key={game['edit_secret']}")
     phone.goto(live_url + "/")
     for _ in range(100):
         scope = phone.evaluate(
@@ -110,6 +117,9 @@ def test_the_app_installs_a_service_worker_for_the_whole_site(live_url: str, pho
     assert scope == live_url + "/"
     manifest = phone.locator("link[rel=manifest]").get_attribute("href")
     assert manifest == "/manifest.webmanifest"
+    phone.goto(f"{live_url}/g/{game['id']}")
+    expect(phone.locator("#wakelock")).to_be_visible()
+    assert errors == []  # no script error, nothing the Content-Security-Policy refused
 
 
 def test_the_screen_can_be_kept_on_while_the_game_is_open(
@@ -132,6 +142,17 @@ def test_the_screen_can_be_kept_on_while_the_game_is_open(
     held.click()
     expect(held).to_have_attribute("aria-pressed", "false")
     expect(held).to_have_text("Keep the screen on")
+
+    # The game ends while the page is open (the live sheet brings the finished sheet in,
+    # with its marker): the lock goes and so does the toggle.
+    held.click()
+    expect(held).to_have_attribute("aria-pressed", "true")
+    page.evaluate(
+        "document.querySelector('#sheet').insertAdjacentHTML('afterend',"
+        " '<span data-game-finished hidden></span>')"
+    )
+    expect(held).to_be_hidden()
+    expect(held).to_have_attribute("aria-pressed", "false")
 
 
 def test_no_wake_lock_toggle_once_the_game_is_over(app: Flask, live_url: str, phone: Any) -> None:
