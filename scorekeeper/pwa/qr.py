@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import io
+from functools import lru_cache
 
 import segno
 
 
+@lru_cache(maxsize=512)  # about 7 ms to draw one; a sheet is opened many times
 def svg(data: str, title: str = "") -> bytes:
     """A QR code of ``data`` as a standalone SVG that scales to its box (viewBox, no
     fixed size), dark on white with the four-module quiet zone readers need."""
