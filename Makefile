@@ -9,9 +9,10 @@ WORKERS ?= 2
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 # Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
 # script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,
-# Chromium for the browser tests, poppler for looking at PDFs.
+# Chromium for the browser tests, poppler for looking at PDFs, zbar for reading the
+# QR codes back in the tests.
 SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-noto-core \
-                   chromium poppler-utils
+                   chromium poppler-utils zbar-tools
 
 .PHONY: run test lint unit bench system-deps translations catalogs clean
 

@@ -32,6 +32,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         AUTO_MIGRATE=True,
+        # Where gunicorn listens (``make run`` passes HOST and PORT): on an address other
+        # than loopback the home page shows the URLs other phones can open.
+        LISTEN_HOST=os.environ.get("SCOREKEEPER_LISTEN_HOST"),
+        LISTEN_PORT=os.environ.get("SCOREKEEPER_LISTEN_PORT"),
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -64,9 +68,11 @@ def _register_blueprints(app: Flask) -> None:
     from .groups import bp as groups_bp
     from .groups import views as group_views  # noqa: F401 - routes on groups_bp
     from .pdf import bp as pdf_bp
+    from .pwa import bp as pwa_bp
+    from .pwa import views as pwa_views  # noqa: F401 - routes on pwa_bp
     from .remi import bp as remi_bp
 
-    for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp):
+    for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp):
         app.register_blueprint(blueprint)
 
 

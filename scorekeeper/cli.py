@@ -49,12 +49,18 @@ def _instance(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 def serve_command(info: ScriptInfo, host: str, port: int, workers: int) -> None:
     """Bring the database up to date, then serve the app with gunicorn."""
     from .db import upgrade
+    from .pwa.views import urls_message
 
+    # The app learns where it listens (the home page offers the addresses to phones).
+    os.environ["SCOREKEEPER_LISTEN_HOST"] = host
+    os.environ["SCOREKEEPER_LISTEN_PORT"] = str(port)
     app = info.load_app()
     engine = app.extensions["scorekeeper.engine"]
     upgrade(engine)
     engine.dispose()
     click.echo(f"database is up to date; serving on http://{host}:{port}", err=True)
+    with app.app_context():
+        click.echo(urls_message(), err=True)
     argv = [sys.executable, "-m", "gunicorn", *gunicorn_args(host, port, workers)]
     sys.stdout.flush()
     sys.stderr.flush()

@@ -12,9 +12,9 @@ from waitress.server import create_server
 
 
 @contextmanager
-def serve(app: Flask, threads: int = 8) -> Iterator[str]:
-    """Serve ``app`` on a free loopback port; yields the base URL."""
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads)
+def serve(app: Flask, threads: int = 8, port: int = 0) -> Iterator[str]:
+    """Serve ``app`` on a loopback port (a free one unless given); yields the base URL."""
+    server = create_server(app, host="127.0.0.1", port=port, threads=threads)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -22,4 +22,7 @@ def serve(app: Flask, threads: int = 8) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.close()
+        # Connections the browser keeps alive go too: the server is really gone.
+        for channel in list(server._map.values()):  # type: ignore[union-attr]
+            channel.close()
         thread.join(timeout=5)

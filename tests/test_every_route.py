@@ -12,7 +12,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers import new_game, quick, state
 
-# What to put in each kind of URL variable; anything else gets a value that names nothing.
+# What to put in each kind of URL variable; anything else gets "1", which names nothing
+# (and still fits an integer converter).
 FILL = {"game_id": None, "number": "1", "variant_name": "gin", "filename": "style.css"}
 
 
@@ -20,7 +21,7 @@ def urls(app: Flask, game: str) -> list[tuple[str, str, str]]:
     """(endpoint, method, path) for every rule and method (HEAD and OPTIONS left out)."""
     found = []
     for rule in app.url_map.iter_rules():
-        values = {name: game if name == "game_id" else FILL.get(name) or "x"
+        values = {name: game if name == "game_id" else FILL.get(name) or "1"
                   for name in rule.arguments}
         built = rule.build(values)
         assert built is not None, rule

@@ -47,6 +47,7 @@ LAYERS = {
     "checker": PAGES,
     "remi": PAGES,
     "groups": PAGES,
+    "pwa": PAGES,
     "cli": APP,
     "migrations": APP,
     "__init__": APP,

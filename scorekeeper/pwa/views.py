@@ -1,0 +1,227 @@
+"""Routes of the installable app: manifest, service worker, favicon, QR codes."""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import click
+from flask import (
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    send_from_directory,
+    url_for,
+)
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response
+
+from ..games import access
+from ..games.common import load
+from . import bp, lan, qr
+
+THEME = "#0b6e4f"  # the header's green (style.css --accent)
+BACKGROUND = "#fbfaf6"
+ICONS = "icons"
+
+
+def static_dir() -> Path:
+    return Path(current_app.static_folder or "")
+
+
+@lru_cache(maxsize=4)
+def _static_files(folder: str) -> tuple[tuple[str, ...], str]:
+    """The app's own static files (relative paths) and a hash of their contents: the
+    service worker keeps them, and a new hash makes phones fetch them afresh."""
+    root = Path(folder)
+    digest = hashlib.sha256()
+    names = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file()):
+        name = path.relative_to(root).as_posix()
+        if name.endswith(".ico"):
+            continue
+        names.append(name)
+        digest.update(name.encode())
+        digest.update(path.read_bytes())
+    return tuple(names), digest.hexdigest()[:16]
+
+
+def lan_urls() -> list[str]:
+    """URLs other phones can open (empty when the server listens on loopback only)."""
+    config = current_app.config
+    lookup = config.get("LAN_ADDRESSES")
+    return lan.listen_urls(
+        config.get("LISTEN_HOST"),
+        config.get("LISTEN_PORT"),
+        (lambda: list(lookup)) if lookup is not None else lan.machine_addresses,
+    )
+
+
+def _loopback(host: str) -> bool:
+    if host in {"localhost", ""}:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+@bp.app_template_global()
+def phone_url(url: str) -> str:
+    """``url`` as another phone can open it: a link built for ``127.0.0.1`` is useless on
+    another phone, so it points at the machine's network address when there is one."""
+    parts = urlsplit(url)
+    if not _loopback(parts.hostname or ""):
+        return url
+    urls = lan_urls()
+    if not urls:
+        return url
+    base = urlsplit(urls[0])
+    return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
+
+
+@bp.app_template_global("lan_urls")
+def _lan_urls_global() -> list[str]:
+    return lan_urls()
+
+
+def _svg(body: bytes, *, private: bool) -> Response:
+    response = make_response(body)
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = "private, no-store" if private else "public, max-age=3600"
+    return response
+
+
+@bp.get("/g/<game_id>/qr/watch.svg")
+def watch_qr(game_id: str) -> Response:
+    """The watch link (read-only) as a QR code."""
+    game, _variant = load(game_id)
+    url = phone_url(url_for("games.sheet", game_id=game.id, _external=True))
+    return _svg(qr.svg(url, _("Watch link (read-only):")), private=False)
+
+
+@bp.get("/g/<game_id>/qr/edit.svg")
+def edit_qr(game_id: str) -> Response:
+    """The edit link as a QR code: only for a browser that may edit the game."""
+    game, _variant = load(game_id)
+    access.require_edit(game)
+    url = phone_url(url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True))
+    return _svg(qr.svg(url), private=True)
+
+
+@bp.get("/g/<game_id>/share/edit")
+def edit_share(game_id: str) -> Response:
+    """A page of its own for the edit link's QR code, so that it is shown only on purpose."""
+    game, variant = load(game_id)
+    access.require_edit(game)
+    body = render_template(
+        "pwa/edit_qr.html",
+        game=game,
+        variant=variant,
+        players=list(game.players),
+        edit_url=phone_url(
+            url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
+        ),
+    )
+    response = make_response(body)
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get("/qr/server/<int:index>.svg")
+def server_qr(index: int) -> Response:
+    """One of the addresses other phones can open this server at, as a QR code."""
+    urls = lan_urls()
+    if not 0 <= index < len(urls):
+        abort(404)
+    return _svg(qr.svg(urls[index]), private=False)
+
+
+@bp.get("/manifest.webmanifest")
+def manifest() -> Response:
+    """The web app manifest: a home-screen app that opens full-screen."""
+
+    def icon(name: str) -> str:
+        return url_for("static", filename=f"{ICONS}/{name}")
+
+    data: dict[str, Any] = {
+        "name": _("Scorekeeper"),
+        "short_name": _("Scorekeeper"),
+        "description": _("Keep score at the card table"),
+        "id": "/",
+        "start_url": "/",
+        "scope": "/",
+        "display": "standalone",
+        "orientation": "portrait",
+        "theme_color": THEME,
+        "background_color": BACKGROUND,
+        "icons": [
+            {"src": icon("icon-192.png"), "sizes": "192x192", "type": "image/png"},
+            {"src": icon("icon-512.png"), "sizes": "512x512", "type": "image/png"},
+            {
+                "src": icon("icon-maskable-512.png"),
+                "sizes": "512x512",
+                "type": "image/png",
+                "purpose": "maskable",
+            },
+            {"src": icon("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+        ],
+    }
+    response = current_app.response_class(
+        current_app.json.dumps(data), mimetype="application/manifest+json"
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+@bp.get("/favicon.ico")
+def favicon() -> Response:
+    """The browser tab's icon: the app's icon."""
+    return send_from_directory(
+        static_dir() / ICONS, "favicon.ico", mimetype="image/vnd.microsoft.icon", max_age=86400
+    )
+
+
+@bp.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker, at the root so that its scope is the whole app. Never cached
+    by the browser's HTTP cache: a new version must reach phones on their next visit."""
+    names, version = _static_files(str(static_dir()))
+    assets = [url_for("static", filename=n) for n in names]
+    body = render_template("pwa/sw.js", version=version, assets=assets)
+    response = make_response(body)
+    response.mimetype = "text/javascript"
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Service-Worker-Allowed"] = "/"
+    return response
+
+
+def urls_message() -> str:
+    """What the server says on start about the addresses other phones can open."""
+    urls = lan_urls()
+    if not urls:
+        host = current_app.config.get("LISTEN_HOST") or "127.0.0.1"
+        return (
+            f"Listening on {host} only: other phones cannot connect. "
+            "`HOST=0.0.0.0 make run` opens it to the network."
+        )
+    lines = ["Open on another phone (same Wi-Fi):", *(f"  {url}" for url in urls)]
+    return "\n".join([*lines, qr.terminal(urls[0])])
+
+
+@bp.cli.command("urls")
+def print_urls() -> None:
+    """Print the addresses other phones can open (and their QR codes)."""
+    click.echo(urls_message())
+
+
+@bp.app_template_global()
+def rendered_at() -> str:
+    """When this page was drawn (UTC, ISO 8601): an offline copy says how old it is."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

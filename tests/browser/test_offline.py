@@ -1,0 +1,410 @@
+"""A dropped connection loses nothing (issue 11 §3): the app installs and keeps its last
+sheets; a hand saved offline is kept on the phone, shown as "waiting to send (n)", and
+sent exactly once when the network returns; a hand the server refuses meanwhile is shown
+with the server's own message and can be sent again, corrected or discarded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from playwright.sync_api import expect
+
+from tests.browser.conftest import OUTPUT
+from tests.live import serve
+
+pytestmark = pytest.mark.browser
+
+# The markers as the phone shows them, per language (the Persian from the catalog).
+TEXTS = {
+    "en": {"waiting": "waiting to send ({n})", "offline": "offline — as of {time}"},
+    "fa": {"waiting": "در انتظار ارسال ({n})", "offline": "آفلاین — وضعیت ساعت {time}"},
+}
+CONFLICT = (
+    "Another phone changed this game while you were entering this hand, so it was not saved. "
+    "Check the sheet; if your hand is still missing, press Save again."
+)
+
+
+@pytest.fixture
+def context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A phone's browser (UTC clock, so "as of HH:MM" can be checked to the minute)."""
+    locale = getattr(request, "param", "en")
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=1,
+        locale="fa-IR" if locale == "fa" else "en-GB",
+        timezone_id="UTC",
+        service_workers="allow",
+    )
+    yield ctx
+    ctx.close()
+
+
+def shot(page: Any, request: pytest.FixtureRequest, name: str) -> None:
+    folder = OUTPUT / request.node.name.replace("[", "-").replace("]", "")
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+def new_game(client: FlaskClient, rules: Any = "russian") -> dict[str, Any]:
+    created = client.post(
+        "/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "rules": rules}
+    )
+    assert created.status_code == 201
+    game: dict[str, Any] = created.get_json()
+    return game
+
+
+def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
+    data = client.get(f"/api/v1/games/{game_id}").get_json()
+    return [h["inputs"] for h in data["hands"]]
+
+
+def open_as_editor(context: Any, live_url: str, game: dict[str, Any]) -> Any:
+    """Open the edit link, wait until the service worker controls the page, and load
+    the sheet once more so that the worker keeps a copy of it."""
+    page = context.new_page()
+    page.goto(live_url + f"/g/{game['id']}?key={game['edit_secret']}")
+    wait_for_worker(page)
+    page.reload()
+    expect(page.locator("form[data-offline-queue]")).to_be_visible()
+    return page
+
+
+def wait_for_worker(page: Any) -> None:
+    """Until the service worker controls the page (``wait_for_function`` would need
+    ``eval``, which the Content-Security-Policy forbids)."""
+    for _ in range(100):
+        if page.evaluate("navigator.serviceWorker.controller !== null"):
+            return
+        page.wait_for_timeout(100)
+    pytest.fail("the service worker never took control of the page")
+
+
+def fill_knock(page: Any, knocker: int, k: int, d: int) -> None:
+    page.locator("input[name=outcome][value=knock]").check()
+    page.locator(f"input[name=knocker][value='{knocker}']").check()
+    page.fill("input[name=knocker_deadwood]", str(k))
+    page.fill("input[name=defender_deadwood]", str(d))
+    page.locator("form[data-offline-queue] button[type=submit]").click()
+
+
+def as_of(page: Any) -> str:
+    """The time the page on screen was drawn, HH:MM in the phone's (UTC) clock."""
+    stamp = page.locator("#netstatus").get_attribute("data-rendered")
+    return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).strftime("%H:%M")
+
+
+@pytest.mark.parametrize("context", ["en", "fa"], indirect=True)
+def test_a_hand_saved_offline_is_sent_once_when_back_online(
+    app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
+) -> None:
+    lang = request.node.callspec.params["context"]
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)  # Ann knocks 3 against 20: 17
+    waiting = page.locator("#netstatus .waiting-marker")
+    expect(waiting).to_have_text(TEXTS[lang]["waiting"].format(n=1))
+    offline = page.locator("#netstatus .offline-marker")
+    expect(offline).to_have_text(TEXTS[lang]["offline"].format(time=as_of(page)))
+    assert hands(client, game["id"]) == []  # nothing reached the server
+    # The form is ready for the next hand, with a token of its own.
+    assert page.locator("input[name=knocker_deadwood]").input_value() == ""
+    shot(page, request, "waiting")
+
+    context.set_offline(False)  # the page sends it, then reloads with the new sheet
+    expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    expect(waiting).to_be_hidden()
+    expect(offline).to_be_hidden()
+    assert hands(client, game["id"]) == [
+        {
+            "mode": "quick",
+            "outcome": "knock",
+            "knocker": 0,
+            "knocker_deadwood": 3,
+            "defender_deadwood": 20,
+            "upcard": None,
+        }
+    ]
+    assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
+    shot(page, request, "sent")
+
+    page.reload()  # nothing is left to send: still exactly one hand
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(waiting).to_be_hidden()
+    assert len(hands(client, game["id"])) == 1
+
+
+def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
+    app: Flask, context: Any, request: pytest.FixtureRequest
+) -> None:
+    """The phone still thinks it is online, but the server cannot be reached: the form is
+    sent as usual and the service worker keeps it."""
+    client = app.test_client()
+    game = new_game(client)
+    server = serve(app)
+    url = server.__enter__()
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        page = open_as_editor(context, url, game)
+    finally:
+        server.__exit__(None, None, None)  # the Wi-Fi drops
+
+    fill_knock(page, 0, 3, 20)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text(
+        [
+            "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
+            "Defender's deadwood after layoffs: 20"
+        ]
+    )
+    # The old copy of the page carried the kept hand's token: the next hand gets its own.
+    kept_token = page.evaluate(
+        "new Promise(r => { const q = indexedDB.open('scorekeeper', 1); q.onsuccess = () =>"
+        " { const g = q.result.transaction('hands').objectStore('hands').getAllKeys();"
+        " g.onsuccess = () => r(g.result); }; })"
+    )
+    assert len(kept_token) == 1
+    assert page.locator("input[name=token]").input_value() not in kept_token
+    shot(page, request, "kept-by-worker")
+    assert hands(client, game["id"]) == []
+
+    with serve(app, port=port):  # back: the page tries again by itself
+        expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+        assert [h["knocker_deadwood"] for h in hands(client, game["id"])] == [3]
+        page.reload()
+        assert len(hands(client, game["id"])) == 1
+
+
+def test_two_hands_saved_offline_arrive_in_order(app: Flask, live_url: str, context: Any) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    fill_knock(page, 1, 2, 12)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (2)")
+    context.set_offline(False)
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    got = hands(client, game["id"])
+    assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"]) for h in got] == [
+        (0, 3, 20),
+        (1, 2, 12),
+    ]
+
+
+def test_a_hand_refused_after_another_phone_changed_the_game_is_kept(
+    app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
+) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+
+    # Meanwhile the other phone at the table saves a hand: Bob goes gin against 10.
+    other = client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "gin", "knocker": 1, "defender_deadwood": 10},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    assert other.status_code == 201
+
+    context.set_offline(False)
+    kept = page.locator("#netstatus .kept-hand")
+    expect(kept).to_have_count(1, timeout=10_000)
+    expect(kept.locator(".kept-problems li")).to_have_text([CONFLICT])
+    assert "3" in kept.locator(".kept-what").inner_text()
+    buttons = kept.locator("button:visible")
+    expect(buttons).to_have_text(["Send it again", "Correct it", "Discard it"])
+    expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+    expect(page.locator("#hand-1")).to_be_visible()  # the other phone's hand, reloaded
+    assert len(hands(client, game["id"])) == 1
+    shot(page, request, "refused")
+
+    # Correct it: the form comes back filled with the kept hand.
+    kept.get_by_role("button", name="Correct it").click()
+    expect(page.locator("input[name=knocker_deadwood]")).to_have_value("3")
+    expect(page.locator("input[name=defender_deadwood]")).to_have_value("20")
+    expect(page.locator("input[name=outcome][value=knock]")).to_be_checked()
+    expect(page.locator("input[name=knocker][value='0']")).to_be_checked()
+
+    # The player looks at the sheet, decides Bob's deadwood was 25, and saves: hand 2, once.
+    page.fill("input[name=defender_deadwood]", "25")
+    page.locator("form[data-offline-queue] button[type=submit]").click()
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    got = hands(client, game["id"])
+    assert [(h["outcome"], h["knocker"], h.get("defender_deadwood")) for h in got] == [
+        ("gin", 1, 10),
+        ("knock", 0, 25),
+    ]
+    page.reload()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(hands(client, game["id"])) == 2
+
+
+def test_a_refused_hand_sent_again_goes_in_once(app: Flask, live_url: str, context: Any) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)
+    client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "gin", "knocker": 1, "defender_deadwood": 10},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    context.set_offline(False)
+    kept = page.locator("#netstatus .kept-hand")
+    expect(kept).to_have_count(1, timeout=10_000)
+    kept.get_by_role("button", name="Send it again").click()
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    expect(kept).to_have_count(0)
+    got = hands(client, game["id"])
+    assert [(h["outcome"], h["knocker"]) for h in got] == [("gin", 1), ("knock", 0)]
+    page.reload()
+    assert len(hands(client, game["id"])) == 2
+
+
+def test_a_refused_hand_can_be_discarded(app: Flask, live_url: str, context: Any) -> None:
+    client = app.test_client()
+    game = new_game(client, {"preset": "russian", "target": 50})
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 3, 20)
+    # Meanwhile the game is ended from the other phone: Ann's gin against 40 (25 + 40).
+    ended = client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "gin", "knocker": 0, "defender_deadwood": 40},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    assert ended.status_code == 201
+    context.set_offline(False)
+    kept = page.locator("#netstatus .kept-hand")
+    expect(kept).to_have_count(1, timeout=10_000)
+    expect(kept.locator(".kept-problems li")).to_have_text([CONFLICT])
+    # Sent again for the sheet as it is now, the server's answer is that the game is over;
+    # there is no form to correct it in any more.
+    kept.get_by_role("button", name="Send it again").click()
+    expect(kept.locator(".kept-problems li")).to_have_text(
+        ["The game is over: no more hands. Corrections still work."]
+    )
+    expect(kept.locator("button:visible")).to_have_text(["Send it again", "Discard it"])
+    page.once("dialog", lambda dialog: dialog.accept())
+    kept.get_by_role("button", name="Discard it").click()
+    expect(kept).to_have_count(0)
+    page.reload()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(hands(client, game["id"])) == 1
+
+
+def test_an_invalid_hand_kept_offline_shows_the_field_and_its_error(
+    app: Flask, live_url: str, context: Any
+) -> None:
+    client = app.test_client()
+    game = new_game(client)
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    fill_knock(page, 0, 14, 20)  # a knock with 14: over the knock limit (10)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    context.set_offline(False)
+    kept = page.locator("#netstatus .kept-hand")
+    expect(kept).to_have_count(1, timeout=10_000)
+    problems = kept.locator(".kept-problems li").all_inner_texts()
+    assert len(problems) == 1 and problems[0].startswith("Knocker's deadwood: "), problems
+    assert hands(client, game["id"]) == []
+
+
+@pytest.mark.parametrize("context", ["en", "fa"], indirect=True)
+def test_offline_a_game_seen_before_shows_its_last_sheet(
+    app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
+) -> None:
+    lang = request.node.callspec.params["context"]
+    client = app.test_client()
+    game = new_game(client)
+    client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    page = open_as_editor(context, live_url, game)
+    expect(page.locator("#netstatus .offline-marker")).to_be_hidden()
+    seen = as_of(page)
+
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    expect(page.locator("#netstatus .offline-marker")).to_have_text(
+        TEXTS[lang]["offline"].format(time=seen)
+    )
+    assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
+    shot(page, request, "offline")
+
+
+def _knock(prefix: str = "") -> dict[str, str]:
+    return {
+        f"{prefix}outcome": "knock",
+        f"{prefix}knocker": "0",
+        f"{prefix}knocker_deadwood": "3",
+        f"{prefix}defender_deadwood": "20",
+    }
+
+
+# One quick hand per kind of game: the form's radio values and numbers by field name.
+KINDS: dict[str, tuple[list[str], dict[str, str]]] = {
+    "gin": (["Ann", "Bob"], _knock()),
+    "oklahoma": (["Ann", "Bob"], {"upcard": "7H", **_knock()}),
+    "hollywood": (["Ann", "Bob"], _knock()),
+    "three_hand": (["Ann", "Bob", "Cy"], _knock()),
+    "partnership": (["Ann", "Bob", "Cy", "Dee"], {**_knock("a-"), "b-outcome": "dead"}),
+    "remi": (
+        ["Ann", "Bob"],
+        {
+            "went_out": "none",
+            "players-0-plus": "0",
+            "players-0-minus": "20",
+            "players-1-plus": "15",
+            "players-1-minus": "5",
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("variant", list(KINDS))
+def test_every_kind_of_game_keeps_a_hand_saved_offline(
+    app: Flask, live_url: str, context: Any, variant: str
+) -> None:
+    players, fields = KINDS[variant]
+    client = app.test_client()
+    created = client.post("/api/v1/games", json={"variant": variant, "players": players})
+    assert created.status_code == 201
+    game = created.get_json()
+    page = open_as_editor(context, live_url, game)
+    context.set_offline(True)
+    form = page.locator("form[data-offline-queue]")
+    for name, value in fields.items():
+        field = form.locator(f"[name='{name}']")
+        if field.first.get_attribute("type") == "radio":
+            form.locator(f"input[name='{name}'][value='{value}']").check()
+        else:
+            field.fill(value)
+    form.locator("button[type=submit]").click()
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    context.set_offline(False)
+    expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(hands(client, game["id"])) == 1
