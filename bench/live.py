@@ -21,10 +21,13 @@ p99 with watchers within 2× of without. A benchmark reports; it does not fail.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import http.client
 import json
+import multiprocessing
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -40,6 +43,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = {"preset": "classic", "target": 10000}  # long games: no hand is refused as late
 HAND = json.dumps({"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6})
 LIVE_HEADER = "X-Scorekeeper-Live"
+CONTENT_LENGTH = re.compile(rb"(?i)\r\ncontent-length: *(\d+)")
 
 
 def longpoll_app() -> Any:
@@ -186,71 +190,125 @@ def table(port: int, game: dict[str, Any], pace: float, stop: threading.Event, r
     conn.close()
 
 
-def watcher(port: int, n: int, game: dict[str, Any], opts: argparse.Namespace,
-            stop: threading.Event, run: Run) -> None:
+class Phone:
+    """A kept-alive HTTP/1.1 connection, read with asyncio (cheaper than http.client,
+    so that 200 phones cost the server's machine little of its CPU)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.streams: tuple[asyncio.StreamReader, asyncio.StreamWriter] | None = None
+
+    async def get(self, path: str, headers: str = "") -> tuple[int, bytes]:
+        for attempt in (1, 2):
+            if self.streams is None:
+                self.streams = await asyncio.open_connection("127.0.0.1", self.port)
+            reader, writer = self.streams
+            try:
+                writer.write(f"GET {path} HTTP/1.1\r\nHost: phone\r\n{headers}\r\n".encode())
+                head = await reader.readuntil(b"\r\n\r\n")
+                if not head:
+                    raise ConnectionResetError
+                status = int(head[9:12])
+                match = CONTENT_LENGTH.search(head)
+                body = await reader.readexactly(int(match[1])) if match else b""
+                return status, body
+            except (OSError, asyncio.IncompleteReadError):
+                # Like a browser: once more on a new connection when the server had
+                # closed the kept-alive one (gunicorn closes them after 2 s idle).
+                self.close()
+                if attempt == 2:
+                    raise
+        raise AssertionError("not reached")
+
+    def close(self) -> None:
+        if self.streams is not None:
+            self.streams[1].close()
+            self.streams = None
+
+
+async def watch(port: int, n: int, game: dict[str, Any], opts: argparse.Namespace,
+                until: float, run: dict[str, Any]) -> None:
     """One phone following a game as live.js does (or holding a long poll)."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    phone = Phone(port)
     version = game["version"]
     page = f"/g/{game['id']}"
-    stop.wait(random.uniform(0, opts.interval))  # phones opened the page at different times
-    while not stop.is_set():
+    await asyncio.sleep(random.uniform(0, opts.interval))  # pages opened at different times
+    while time.perf_counter() < until:
         start = time.perf_counter()
         try:
             if opts.mode == "long":
-                status, data = request(conn, "GET", f"{page}/live/wait?v={version}")
+                status, data = await phone.get(f"{page}/live/wait?v={version}")
             else:
-                status, data = request(conn, "GET", f"{page}/live",
-                                       headers={"If-None-Match": f'"{version}"'})
+                status, data = await phone.get(f"{page}/live",
+                                               f'If-None-Match: "{version}"\r\n')
             polled = time.perf_counter()
             if status == 200:
                 new = json.loads(data)["version"]
-                status, _html = request(conn, "GET", page, headers={LIVE_HEADER: "1"})
+                status, _html = await phone.get(page, f"{LIVE_HEADER}: 1\r\n")
                 seen = time.perf_counter()
                 if status != 200:
-                    run.error(f"page HTTP {status}")
+                    run["errors"].append(f"page HTTP {status}")
                     continue
-                with run.lock:
-                    run.pages.append(seen - polled)
-                    for v in range(version + 1, new + 1):
-                        run.seen_at[(game["id"], v, n)] = seen
+                run["pages"].append(seen - polled)
+                for v in range(version + 1, new + 1):
+                    run["seen_at"].append((game["id"], v, n, seen))
                 version = new
             elif status != 304:
-                run.error(f"live HTTP {status}")
-        except (OSError, http.client.HTTPException) as exc:
-            if stop.is_set():
-                break
-            run.error(f"live {type(exc).__name__}")
-            conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-            stop.wait(opts.interval)
+                run["errors"].append(f"live HTTP {status}")
+        except (OSError, asyncio.IncompleteReadError, ValueError) as exc:
+            run["errors"].append(f"live {type(exc).__name__}")
+            await asyncio.sleep(opts.interval)
             continue
-        with run.lock:
-            run.polls.append(polled - start)
+        run["polls"].append(polled - start)
         if opts.mode != "long":
-            stop.wait(opts.interval)
-    conn.close()
+            await asyncio.sleep(opts.interval)
+    phone.close()
+
+
+def watchers(port: int, games: list[dict[str, Any]], opts: argparse.Namespace, until: float,
+             results: Any) -> None:
+    """All the phones, in a process of their own (its own GIL: the tables' timings
+    in the main process are not held up by the phones' Python)."""
+    run: dict[str, Any] = {"polls": [], "pages": [], "seen_at": [], "errors": []}
+
+    async def main() -> None:
+        tasks = [asyncio.create_task(watch(port, n, games[n // opts.per_game], opts, until, run))
+                 for n in range(opts.phones)]
+        # Long polls still held at the end are abandoned, not waited for.
+        await asyncio.wait(tasks, timeout=max(0.0, until - time.perf_counter()) + 2)
+
+    asyncio.run(main())
+    results.put(run)
 
 
 def phase(port: int, games: list[dict[str, Any]], opts: argparse.Namespace,
           watching: bool) -> tuple[Run, float]:
     run, stop = Run(), threading.Event()
+    start = time.perf_counter()
+    if watching:
+        # perf_counter is the system's monotonic clock: the same in both processes.
+        results: Any = multiprocessing.Queue()
+        phones = multiprocessing.Process(
+            target=watchers, args=(port, games, opts, start + opts.seconds, results))
+        phones.start()
     # Daemons: a request the server never answers (long polling on too few threads)
     # must not keep the benchmark waiting; the tables still waiting are counted.
     tables = [threading.Thread(target=table, args=(port, g, opts.pace, stop, run), daemon=True)
               for g in games[:opts.tables]]
-    threads = list(tables)
-    if watching:
-        threads += [threading.Thread(target=watcher, daemon=True,
-                                     args=(port, n, games[n // opts.per_game], opts, stop, run))
-                    for n in range(opts.phones)]
-    for thread in threads:
+    for thread in tables:
         thread.start()
-    start = time.monotonic()
     time.sleep(opts.seconds)
     stop.set()
-    elapsed = time.monotonic() - start
+    elapsed = time.perf_counter() - start
+    if watching:
+        found = results.get()
+        phones.join()
+        run.polls, run.pages = found["polls"], found["pages"]
+        run.seen_at = {(g, v, n): t for g, v, n, t in found["seen_at"]}
+        for kind in found["errors"]:
+            run.error(kind)
     deadline = time.monotonic() + 5
-    for thread in threads:
+    for thread in tables:
         thread.join(timeout=max(0.0, deadline - time.monotonic()))
     run.stuck = sum(thread.is_alive() for thread in tables)
     return run, elapsed
