@@ -82,14 +82,15 @@ def test_new_game_shows_only_what_the_chosen_game_uses(live_url: str, page: Any)
                  "box_bonus", "big_gin_bonus", "shutout_bonus", "no_big_gin", "shutout", "tie",
                  "next_dealer"]
     assert visible_fields(page) == [
-        "variant", "player1", "player2", "preset", "dealer", *gin_rules, "pin"]
+        "variant", "player1", "player2", "preset", "dealer", *gin_rules, "stake", "currency",
+        "pin"]
     assert page.locator("label.choice:has(input[name=dealer]):visible").count() == 3  # 1, 2, draw
     assert offered(page, "#preset") == ["", "classic", "russian", "pagat", "modern"]
     shot(page, "new-gin")
     page.select_option("#variant", "remi")
     assert visible_fields(page) == [
         "variant", "player1", "player2", "player3", "player4", "preset", "dealer", "target",
-        "deals", "lenient", "pin"]
+        "deals", "lenient", "stake", "currency", "pin"]
     assert offered(page, "#preset") == ["", "remi"]
     shot(page, "new-remi")
     page.select_option("#variant", "three_hand")

@@ -133,7 +133,9 @@ def test_a_correction_and_an_undo_show_on_the_other_phone(
     keeper.get_by_role("button", name="Save", exact=True).click()
     expect(keeper.locator("#hand-1")).to_have_count(1)
     expect(watcher.locator("#hand-1 .num").first).to_have_text("+15", timeout=SOON)
-    expect(history.locator(".history li").first).to_contain_text("hand 1 added", timeout=SOON)
+    expect(history.locator(".history li").first).to_contain_text(
+        "Hand 1 added: Ann knocked with 5; Bob's deadwood 20.", timeout=SOON
+    )
 
     # A correction: Bob had 30, so Ann scores 25.
     keeper.goto(f"{live_url}/g/{game['id']}/hands/1/edit")
@@ -151,7 +153,7 @@ def test_a_correction_and_an_undo_show_on_the_other_phone(
     expect(keeper.locator("#hand-1")).to_have_count(0)
     expect(watcher.locator("#hand-1")).to_have_count(0, timeout=SOON)
     expect(watcher.locator("#sheet tbody td")).to_have_text("No hands yet.")
-    expect(history.locator(".history li").first).to_contain_text("hand 1 undone", timeout=SOON)
+    expect(history.locator(".history li").first).to_contain_text("Hand 1 undone", timeout=SOON)
     expect(hand.locator("main > [data-live-notice]")).to_have_text(
         "The sheet changed on another phone: hand 1 undone.", timeout=SOON
     )
