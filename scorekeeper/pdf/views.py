@@ -6,7 +6,7 @@ from flask import abort, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_session, release_session
 from ..models import Game
 from ..scoring import PRESETS
 from ..variants import VARIANTS, variant_for
@@ -25,11 +25,13 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
     if not options.validate():
         return _bad_link(problems(options))
     variant = variant_for(game)
+    sheet = variant.sheet(game)
+    release_session()  # everything is loaded: typesetting takes no connection
     body = render_pdf(
         variant.pdf_template,
         game=game,
         variant=variant,
-        sheet=variant.sheet(game),
+        sheet=sheet,
         paper=PAPER[options.size.data],
         appendix=options.with_appendix,
     )
