@@ -19,9 +19,10 @@ from typing import Any
 
 import click
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy import DateTime, Engine, create_engine, event
+from sqlalchemy import Connection, DateTime, Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
+from sqlalchemy.sql.dml import UpdateBase
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 
@@ -79,8 +80,9 @@ def make_reader(url: str, writer: Engine) -> Engine:
 
     There, readers get connections of their own that begin deferred (a snapshot, no
     lock: WAL lets them read while another connection writes), that take no turn at
-    the processes' file lock, and that refuse to write (``query_only``), so a slow
-    page or PDF can hold one as long as it likes without stalling a save.
+    the processes' file lock, and that refuse to write (``query_only``; a GET that
+    writes does so through the writer, see ``ReadSession``), so a slow page or PDF
+    can hold one as long as it likes without stalling a save.
     """
     database = writer.url.database if url.startswith("sqlite") else None
     if not database or database == ":memory:":
@@ -131,12 +133,31 @@ def _queue_processes(engine: Engine, path: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
+class ReadSession(Session):
+    """A GET's session: it reads through the reader engine; should it ever write (a
+    view storing something it worked out), the flush and the statements that change
+    rows go through the writer engine, so SQLite's locks are held only from that
+    flush to the commit."""
+
+    def get_bind(
+        self, mapper: Any = None, *, clause: Any = None, bind: Any = None, **kw: Any
+    ) -> Engine | Connection:
+        """The writer for a flush or an INSERT/UPDATE/DELETE, else the reader."""
+        if self._flushing or isinstance(clause, UpdateBase):
+            writer: Engine = self.info["writer"]
+            return writer
+        return super().get_bind(mapper, clause=clause, bind=bind, **kw)
+
+
 def init_app(app: Flask) -> None:
     """Create the engine, migrate a new install, and close sessions after requests."""
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["scorekeeper.db"] = sessionmaker(engine, expire_on_commit=False)
     app.extensions["scorekeeper.read_db"] = sessionmaker(
-        make_reader(app.config["DATABASE_URL"], engine), expire_on_commit=False
+        make_reader(app.config["DATABASE_URL"], engine),
+        class_=ReadSession,
+        info={"writer": engine},
+        expire_on_commit=False,
     )
     app.extensions["scorekeeper.engine"] = engine
     app.teardown_appcontext(_close_session)

@@ -100,3 +100,30 @@ def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
     assert printed[0].mimetype == "application/pdf"
     totals = saver.test_client().get(f"/api/v1/games/{game['id']}").get_json()["totals"]
     assert totals == [3 * 17, 0]
+
+
+def test_a_get_that_writes_writes_through_the_writer(make_app: Any) -> None:
+    """A page that stores something it worked out (a GET) still can: its reads take no
+    lock, its flush and commit go through the writer (on SQLite: the file lock and
+    ``BEGIN IMMEDIATE``), and the row is there for everyone."""
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game, Hand
+
+    app = make_app()
+
+    @app.get("/test/remember/<game_id>")
+    def remember(game_id: str) -> str:
+        db = get_session()
+        stored = db.get(Game, game_id)
+        assert stored is not None
+        db.add(Hand(game_id=game_id, number=1, inputs=dict(QUICK, mode="quick", upcard=None)))
+        db.commit()
+        return "stored"
+
+    game = app.test_client().post(
+        "/api/v1/games", json={"players": ["Ann", "Bob"], "rules": {"target": 10000}}
+    ).get_json()
+    response = app.test_client().get(f"/test/remember/{game['id']}")
+    assert (response.status_code, response.get_data(as_text=True)) == (200, "stored")
+    hands = make_app().test_client().get(f"/api/v1/games/{game['id']}").get_json()["hands"]
+    assert [(h["number"], h["totals"]) for h in hands] == [(1, [17, 0])]
