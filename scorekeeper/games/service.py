@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from sqlalchemy import Select, bindparam, select
-from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from ..models import Change, Game, Hand, Submission, now_utc
 
@@ -28,19 +28,21 @@ class GameOver(Exception):
 
 def lock_game(db: Session, game_id: str) -> Game | None:
     """The game with its hands, locked against other writers until the transaction ends."""
-    return db.scalars(_lock_statement(), {"game_id": game_id}).first()
+    statement = _lock_statement(db.get_bind().dialect.name == "sqlite")
+    return db.scalars(statement, {"game_id": game_id}).unique().first()
 
 
 @cache
-def _lock_statement() -> Select[Game]:
-    # Built once (a hand's request is short enough for building it to show).
-    # The hands are read by a second statement, after the lock is held: on PostgreSQL
-    # (read committed) a join in the locking statement would see the hands as they were
-    # before the wait, missing one another phone just saved.
+def _lock_statement(joined: bool) -> Select[Game]:
+    # Built once per kind (a hand's request is short enough for building it to show).
+    # On PostgreSQL the hands are read by a second statement, after the lock is held:
+    # (read committed) a join in the locking statement would see the hands as they
+    # were before the wait, missing one another phone just saved. SQLite's write lock
+    # is taken at BEGIN, before anything is read: one statement with a join will do.
     return (
         select(Game)
         .where(Game.id == bindparam("game_id"))
-        .options(selectinload(Game.hands))
+        .options(joinedload(Game.hands) if joined else selectinload(Game.hands))
         .with_for_update(of=Game)
     )
 
