@@ -1,13 +1,21 @@
 """Load: hands entered through the API against the production server (gunicorn) on
-SQLite and on PostgreSQL, compared with a bare Flask route served the same way.
+SQLite and on PostgreSQL, compared with a bare Flask route served the same way; then
+hands entered while other phones print PDFs and load sheets.
 
     python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--workers 2]
                          [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
-                         [--profile]   # py-spy/cProfile hints for where the time goes
+                         [--phones 2] [--printers 2] [--viewers 2] [--viewer-pause 0.5]
+                         [--print-seconds 8]
+                         [--only hands|printing]
 
 Prints throughput, p50/p99 latency, errors, lost hands (checked in the database after
 the run) and the ratio of a hand submission's p50 to the bare route's p50.
 Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands.
+
+Printing: ``--phones`` phones enter hands (with a short pause between hands, as a
+table does), alone ("quiet") and while ``--printers`` phones download a 40-hand
+sheet's PDF over and over and ``--viewers`` phones load its page; the two phases
+alternate twice. Prints a hand's p50/p95 in each. Aim: p95 while printing ≤ 4× quiet.
 """
 
 from __future__ import annotations
@@ -82,12 +90,13 @@ class Result:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def client_loop(port: int, work: Any, stop: threading.Event, result: Result) -> None:
+def client_loop(port: int, work: Any, stop: threading.Event, result: Result,
+                pause: float = 0.0) -> None:
     """One phone on a kept-alive connection, sending requests until told to stop."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     latencies: list[float] = []
     i = 0
-    while not stop.is_set():
+    while not stop.wait(pause) if pause else not stop.is_set():
         method, path, body, headers, on_reply = work(i)
         start = time.perf_counter()
         try:
@@ -98,7 +107,7 @@ def client_loop(port: int, work: Any, stop: threading.Event, result: Result) -> 
             with result.lock:
                 result.errors[type(exc).__name__] = result.errors.get(type(exc).__name__, 0) + 1
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             continue
         latencies.append(time.perf_counter() - start)
         error = on_reply(response.status, data)
@@ -115,6 +124,10 @@ def run_clients(port: int, clients: int, seconds: float, make_work: Any) -> tupl
     result, stop = Result(), threading.Event()
     threads = [threading.Thread(target=client_loop, args=(port, make_work(n, result), stop, result))
                for n in range(clients)]
+    return result, run_threads(threads, stop, seconds)
+
+
+def run_threads(threads: list[threading.Thread], stop: threading.Event, seconds: float) -> float:
     start = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -122,7 +135,7 @@ def run_clients(port: int, clients: int, seconds: float, make_work: Any) -> tupl
     stop.set()
     for thread in threads:
         thread.join()
-    return result, time.perf_counter() - start
+    return time.perf_counter() - start
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -183,6 +196,93 @@ def lost_hands(url: str, result: Result) -> tuple[int, int]:
     return missing + gaps, hands - len(result.acked)
 
 
+def hand_work(games: list[dict[str, Any]]) -> Any:
+    """Phones entering hands into ``games``, each request with its own key."""
+    payload = json.dumps(HAND)
+
+    def make_work(n: int, result: Result) -> Any:
+        def work(i: int) -> tuple[str, str, str, dict[str, str], Any]:
+            game = games[(n * 7919 + i) % len(games)]
+            key = f"c{n}-{i}"
+
+            def on_reply(status: int, data: bytes) -> str | None:
+                if status != 201:
+                    return f"HTTP {status}"
+                with result.lock:
+                    result.acked[key] = (game["id"], json.loads(data)["hand"])
+                return None
+
+            headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
+                       "Idempotency-Key": key}
+            return "POST", f"/api/v1/games/{game['id']}/hands", payload, headers, on_reply
+        return work
+    return make_work
+
+
+def reader_work(path: str, kind: str) -> Any:
+    """Phones fetching ``path`` (a PDF or a page) over and over."""
+    def make_work(_n: int, _result: Result) -> Any:
+        def work(_i: int) -> tuple[str, str, None, dict[str, str], Any]:
+            def on_reply(status: int, data: bytes) -> str | None:
+                ok = status == 200 and (kind != "pdf" or data.startswith(b"%PDF"))
+                return None if ok else f"{kind}: HTTP {status}"
+            return "GET", path, None, {}, on_reply
+        return work
+    return make_work
+
+
+def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
+    """A hand's latency with the server quiet, and while phones print and load sheets."""
+    port = free_port()
+    server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
+                          {"SCOREKEEPER_DATABASE_URL": url}, port)
+    try:
+        games = []
+        for _ in range(8):
+            status, created = api(port, "POST", "/api/v1/games",
+                                  {"players": ["Ann", "Bob"], "rules": RULES})
+            assert status == 201, created
+            games.append(created)
+        printed = games.pop()  # a 40-hand sheet, printed over and over
+        for _ in range(40):
+            status, _answer = api(port, "POST", f"/api/v1/games/{printed['id']}/hands", HAND,
+                                  {"X-Edit-Secret": printed["edit_secret"]})
+            assert status == 201, _answer
+        make_hands = hand_work(games)
+        quiet: list[float] = []
+        busy: list[float] = []
+        counts = {"pdf": 0, "page": 0}
+        errors: dict[str, int] = {}
+        for phase in range(4):  # quiet, printing, quiet, printing
+            printing = phase % 2 == 1
+            stop, hands = threading.Event(), Result()
+            threads = [threading.Thread(target=client_loop, args=(
+                port, make_hands(phase * 100 + n, hands), stop, hands, opts.pause))
+                for n in range(opts.phones)]
+            groups = [("hands", hands)]
+            for kind, count, path in (("pdf", opts.printers, f"/g/{printed['id']}/sheet.pdf"),
+                                      ("page", opts.viewers, f"/g/{printed['id']}")):
+                if not printing:
+                    continue
+                group, make = Result(), reader_work(path, kind)
+                groups.append((kind, group))
+                pause = opts.viewer_pause if kind == "page" else 0.0
+                threads += [threading.Thread(target=client_loop, args=(
+                    port, make(n, group), stop, group, pause)) for n in range(count)]
+            run_threads(threads, stop, opts.print_seconds / 2)
+            (busy if printing else quiet).extend(hands.latencies)
+            for kind, group in groups:
+                if kind in counts:
+                    counts[kind] += len(group.latencies)
+                for error, n in group.errors.items():
+                    errors[error] = errors.get(error, 0) + n
+    finally:
+        server.terminate()
+        server.wait()
+    return {"name": name, "workers": workers, "quiet": quiet, "busy": busy,
+            "counts": counts, "errors": errors, "seconds": opts.print_seconds}
+
+
 def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
@@ -194,25 +294,7 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> 
                                   {"players": ["Ann", "Bob"], "rules": RULES})
             assert status == 201, created
             games.append(created)
-        payload = json.dumps(HAND)
-
-        def make_work(n: int, result: Result) -> Any:
-            def work(i: int) -> tuple[str, str, str, dict[str, str], Any]:
-                game = games[(n * 7919 + i) % len(games)]
-                key = f"c{n}-{i}"
-
-                def on_reply(status: int, data: bytes) -> str | None:
-                    if status != 201:
-                        return f"HTTP {status}"
-                    with result.lock:
-                        result.acked[key] = (game["id"], json.loads(data)["hand"])
-                    return None
-
-                headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
-                           "Idempotency-Key": key}
-                return "POST", f"/api/v1/games/{game['id']}/hands", payload, headers, on_reply
-            return work
-
+        make_work = hand_work(games)
         result, elapsed = run_clients(port, opts.clients, opts.seconds, make_work)
     finally:
         server.terminate()
@@ -257,21 +339,68 @@ def main() -> None:
         "SCOREKEEPER_BENCH_DATABASE_URL",
         "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))
     parser.add_argument("--skip-pg", action="store_true")
+    parser.add_argument("--phones", type=int, default=2, help="phones entering hands (printing)")
+    parser.add_argument("--pause", type=float, default=0.02, help="seconds between their hands")
+    parser.add_argument("--printers", type=int, default=2, help="phones printing the sheet PDF")
+    parser.add_argument("--viewers", type=int, default=2, help="phones loading the sheet page")
+    parser.add_argument("--viewer-pause", type=float, default=0.5,
+                        help="seconds between a viewer's loads (a phone left on the sheet)")
+    parser.add_argument("--print-seconds", type=float, default=8,
+                        help="per database: half quiet, half printing, alternated")
+    parser.add_argument("--only", choices=("hands", "printing"))
     opts = parser.parse_args()
+    if opts.only != "printing":
+        bench_load(opts)
+    if opts.only != "hands":
+        print_while_printing(opts)
 
-    runs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        sqlite = f"sqlite:///{tmp}/bench.sqlite"
-        runs.append((bench_bare(opts.workers, opts),
-                     bench_hands("SQLite", sqlite, opts.workers, opts)))
+
+def databases(opts: argparse.Namespace, tmp: str) -> list[tuple[str, str]]:
+    """(name, URL) of each database to run on: a new SQLite file, the PostgreSQL one."""
+    found = [("SQLite", f"sqlite:///{tmp}/bench.sqlite")]
     if not opts.skip_pg:
         try:
             reset_postgres(opts.pg)
         except Exception as exc:  # no PostgreSQL here: say so, go on
             print(f"PostgreSQL skipped: {exc}")
         else:
+            found.append(("PostgreSQL", opts.pg))
+    return found
+
+
+def print_while_printing(opts: argparse.Namespace) -> None:
+    """Run the printing case on each database and print a hand's p50/p95 in both phases."""
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, url in databases(opts, tmp):
+            runs.append(bench_printing(name, url, opts.workers, opts))
+    print(f"\nhands while printing: {opts.phones} phones entering hands ({opts.pause * 1000:g} ms "
+          f"apart), {opts.printers} printing a 40-hand sheet PDF non-stop, {opts.viewers} loading "
+          f"its page every {opts.viewer_pause:g} s; {opts.print_seconds:g} s per database, "
+          f"phases alternated")
+    print(f"{'':22} {'quiet p50':>9} {'p95':>6} {'printing p50':>12} {'p95':>6} "
+          f"{'p95 ×':>6} {'PDFs/s':>6} {'pages/s':>7}")
+    for run in runs:
+        q50, q95 = percentile(run["quiet"], 0.5), percentile(run["quiet"], 0.95)
+        b50, b95 = percentile(run["busy"], 0.5), percentile(run["busy"], 0.95)
+        half = run["seconds"] / 2
+        label = f"hands, {run['name']} ×{run['workers']}"
+        print(f"{label:22} {q50 * 1000:9.1f} {q95 * 1000:6.1f} {b50 * 1000:12.1f} "
+              f"{b95 * 1000:6.1f} {b95 / q95:6.1f} {run['counts']['pdf'] / half:6.1f} "
+              f"{run['counts']['page'] / half:7.1f}")
+        if run["errors"]:
+            print(f"  errors: {run['errors']}")
+        print(f"  aim (p95 while printing ≤ 4× quiet): {'met' if b95 <= 4 * q95 else 'MISSED'}")
+
+
+def bench_load(opts: argparse.Namespace) -> None:
+    """Hands as fast as the clients can send them, and the bare route, per database."""
+
+    runs = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, url in databases(opts, tmp):
             runs.append((bench_bare(opts.workers, opts),
-                         bench_hands("PostgreSQL", opts.pg, opts.workers, opts)))
+                         bench_hands(name, url, opts.workers, opts)))
 
     print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
           f"{opts.games} games, {opts.seconds:g} s per database, {os.cpu_count()} CPUs")

@@ -63,7 +63,7 @@ def build_game(app: Flask, hands: int) -> str:
     from scorekeeper.scoring import PRESETS
     from scorekeeper.sheets import gin_sheet
 
-    with app.test_request_context():
+    with app.test_request_context(method="POST"):  # a GET's session is read-only
         db = get_session()
         rules = dataclasses.replace(PRESETS["russian"], target=10_000)
         game = Game(variant="gin", players=["Ann", "Пётр"], rules=rules.to_dict(),

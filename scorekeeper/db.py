@@ -1,8 +1,11 @@
 """The database: one SQLAlchemy engine per app, one session per request.
 
 ``db.py`` owns the session: views commit, models never do. SQLite (the default) runs
-in WAL mode and takes the write lock at BEGIN, so two phones saving at once queue up
-instead of failing; any other SQLAlchemy URL (PostgreSQL) works unchanged.
+in WAL mode. A request that may write (POST…) takes the write lock at BEGIN, so two
+phones saving at once queue up instead of failing; a read-only request (GET, HEAD)
+reads a snapshot through connections of its own that take no lock at all, so a slow
+read (a PDF being typeset) never stalls a save. Any other SQLAlchemy URL
+(PostgreSQL) works unchanged.
 """
 
 from __future__ import annotations
@@ -15,10 +18,11 @@ from pathlib import Path
 from typing import Any
 
 import click
-from flask import Flask, current_app, g
-from sqlalchemy import DateTime, Engine, create_engine, event
+from flask import Flask, current_app, g, has_request_context, request
+from sqlalchemy import Connection, DateTime, Engine, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
+from sqlalchemy.sql.dml import UpdateBase
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -68,6 +72,51 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+READ_ONLY_METHODS = frozenset({"GET", "HEAD"})
+
+
+def make_reader(url: str, writer: Engine) -> Engine:
+    """The engine read-only requests use: ``writer`` itself, except on an SQLite file.
+
+    There, readers get connections of their own that begin deferred (a snapshot, no
+    lock: WAL lets them read while another connection writes), that take no turn at
+    the processes' file lock, and that refuse to write (``query_only``; a GET that
+    writes does so through the writer, see ``ReadSession``), so a slow page or PDF
+    can hold one as long as it likes without stalling a save.
+    """
+    database = writer.url.database if url.startswith("sqlite") else None
+    if not database or database == ":memory:":
+        return writer
+    reader = create_engine(
+        url,
+        connect_args={"check_same_thread": False, "timeout": 30},
+        poolclass=QueuePool,
+        pool_size=4,
+        max_overflow=16,
+        pool_timeout=60,
+    )
+
+    @event.listens_for(reader, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.execute("PRAGMA query_only=ON")
+        cursor.close()
+
+    @event.listens_for(reader, "begin")
+    def _on_begin(connection: Any) -> None:
+        # Deferred: the snapshot starts at the first read; no lock is taken.
+        connection.exec_driver_sql("BEGIN")
+
+    @event.listens_for(writer, "engine_disposed")
+    def _dispose_reader(_engine: Any) -> None:
+        reader.dispose()
+
+    return reader
+
+
 def _queue_processes(engine: Engine, path: Path) -> None:
     """Several processes on one SQLite file (``WORKERS=n``) take turns through a file
     lock held while a connection is checked out: the kernel wakes the next process the
@@ -84,10 +133,32 @@ def _queue_processes(engine: Engine, path: Path) -> None:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
+class ReadSession(Session):
+    """A GET's session: it reads through the reader engine; should it ever write (a
+    view storing something it worked out), the flush and the statements that change
+    rows go through the writer engine, so SQLite's locks are held only from that
+    flush to the commit."""
+
+    def get_bind(
+        self, mapper: Any = None, *, clause: Any = None, bind: Any = None, **kw: Any
+    ) -> Engine | Connection:
+        """The writer for a flush or an INSERT/UPDATE/DELETE, else the reader."""
+        if self._flushing or isinstance(clause, UpdateBase):
+            writer: Engine = self.info["writer"]
+            return writer
+        return super().get_bind(mapper, clause=clause, bind=bind, **kw)
+
+
 def init_app(app: Flask) -> None:
     """Create the engine, migrate a new install, and close sessions after requests."""
     engine = make_engine(app.config["DATABASE_URL"])
     app.extensions["scorekeeper.db"] = sessionmaker(engine, expire_on_commit=False)
+    app.extensions["scorekeeper.read_db"] = sessionmaker(
+        make_reader(app.config["DATABASE_URL"], engine),
+        class_=ReadSession,
+        info={"writer": engine},
+        expire_on_commit=False,
+    )
     app.extensions["scorekeeper.engine"] = engine
     app.teardown_appcontext(_close_session)
     app.cli.add_command(migrate_command)
@@ -96,11 +167,21 @@ def init_app(app: Flask) -> None:
 
 
 def get_session() -> Session:
-    """The request's session, opened on first use."""
+    """The request's session, opened on first use: a reader's for GET and HEAD (they
+    never write), a writer's for everything else (and outside a request)."""
     if "db_session" not in g:
-        g.db_session = current_app.extensions["scorekeeper.db"]()
+        reads = has_request_context() and request.method in READ_ONLY_METHODS
+        name = "scorekeeper.read_db" if reads else "scorekeeper.db"
+        g.db_session = current_app.extensions[name]()
     session: Session = g.db_session
     return session
+
+
+def release_session() -> None:
+    """Close the request's session before slow work (typesetting a PDF) that needs
+    nothing more from the database: its connection goes back to the pool at once.
+    What was loaded stays readable; a later ``get_session()`` opens a new one."""
+    _close_session(None)
 
 
 def _close_session(_exc: BaseException | None) -> None:

@@ -8,6 +8,8 @@ and the API alike.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from .hands import ScoredHand, score_hand
 from .models import Game
@@ -31,8 +33,16 @@ class GinSheet:
 
 
 def game_rules(game: Game) -> Rules:
-    """The game's frozen rules."""
+    """The game's frozen rules (read once per distinct set: ``Rules`` is immutable)."""
+    items = tuple(sorted(game.rules.items()))
+    if all(value is None or type(value) in (int, str, bool) for _name, value in items):
+        return _rules(tuple((name, type(value), value) for name, value in items))
     return Rules.from_dict(game.rules)
+
+
+@lru_cache(maxsize=256)
+def _rules(items: tuple[tuple[str, type, Any], ...]) -> Rules:
+    return Rules.from_dict({name: value for name, _type, value in items})
 
 
 def gin_sheet(game: Game) -> GinSheet:

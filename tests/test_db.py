@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from typing import Any
 
@@ -37,3 +38,92 @@ def test_two_apps_on_one_file_take_turns_without_losing_a_hand(make_app: Any) ->
     assert statuses == [201] * 60
     hands = second.test_client().get(f"/api/v1/games/{game['id']}").get_json()["hands"]
     assert [h["number"] for h in hands] == list(range(1, 61))
+
+
+def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
+    make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A phone printing the sheet (held inside WeasyPrint) stalls no other phone's save:
+    the read took no write lock, in this process or in another one."""
+    from scorekeeper.pdf import render
+
+    printer, saver = make_app(), make_app()  # two processes, as two gunicorn workers
+    game = saver.test_client().post(
+        "/api/v1/games", json={"players": ["Ann", "Bob"], "rules": {"target": 10000}}
+    ).get_json()
+    headers = {"X-Edit-Secret": game["edit_secret"]}
+    hands = f"/api/v1/games/{game['id']}/hands"
+    assert saver.test_client().post(hands, json=QUICK, headers=headers).status_code == 201
+
+    typesetting, finish = threading.Event(), threading.Event()
+    real = render.html_to_pdf
+
+    def slow(html: str) -> bytes:
+        typesetting.set()
+        finish.wait(30)
+        return real(html)
+
+    monkeypatch.setattr(render, "html_to_pdf", slow)
+    printed: list[Any] = []
+    saved: list[int] = []
+    reader = threading.Thread(
+        target=lambda: printed.append(printer.test_client().get(f"/g/{game['id']}/sheet.pdf"))
+    )
+    writers = [
+        threading.Thread(target=lambda app=app: saved.append(
+            app.test_client().post(hands, json=QUICK, headers=headers).status_code))
+        for app in (saver, printer)
+    ]
+    reader.start()
+    try:
+        assert typesetting.wait(30)
+        for writer in writers:  # the other process, then the printing one itself
+            writer.start()
+            writer.join(timeout=5)
+            assert not writer.is_alive(), "a save waited for a PDF being typeset"
+        if database_url.startswith("sqlite"):
+            path = database_url.removeprefix("sqlite:///")
+            conn = sqlite3.connect(path, timeout=0.1, isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")  # SQLite's write lock is free
+                conn.execute("ROLLBACK")
+            finally:
+                conn.close()
+    finally:
+        finish.set()
+        reader.join(timeout=60)
+        for writer in writers:
+            if writer.is_alive() or writer.ident is not None:
+                writer.join(timeout=60)
+    assert saved == [201, 201]
+    assert printed[0].status_code == 200
+    assert printed[0].mimetype == "application/pdf"
+    totals = saver.test_client().get(f"/api/v1/games/{game['id']}").get_json()["totals"]
+    assert totals == [3 * 17, 0]
+
+
+def test_a_get_that_writes_writes_through_the_writer(make_app: Any) -> None:
+    """A page that stores something it worked out (a GET) still can: its reads take no
+    lock, its flush and commit go through the writer (on SQLite: the file lock and
+    ``BEGIN IMMEDIATE``), and the row is there for everyone."""
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Game, Hand
+
+    app = make_app()
+
+    @app.get("/test/remember/<game_id>")
+    def remember(game_id: str) -> str:
+        db = get_session()
+        stored = db.get(Game, game_id)
+        assert stored is not None
+        db.add(Hand(game_id=game_id, number=1, inputs=dict(QUICK, mode="quick", upcard=None)))
+        db.commit()
+        return "stored"
+
+    game = app.test_client().post(
+        "/api/v1/games", json={"players": ["Ann", "Bob"], "rules": {"target": 10000}}
+    ).get_json()
+    response = app.test_client().get(f"/test/remember/{game['id']}")
+    assert (response.status_code, response.get_data(as_text=True)) == (200, "stored")
+    hands = make_app().test_client().get(f"/api/v1/games/{game['id']}").get_json()["hands"]
+    assert [(h["number"], h["totals"]) for h in hands] == [(1, [17, 0])]

@@ -131,8 +131,10 @@ def test_double_submit_saves_one_hand(client: FlaskClient) -> None:
         "version": str(version_of(client, game)),
         "token": "tap-1",
     }
-    assert client.post(f"/g/{game}/hands", data=data).status_code == 302
-    assert client.post(f"/g/{game}/hands", data=data).status_code == 302
+    first = client.post(f"/g/{game}/hands", data=data)
+    again = client.post(f"/g/{game}/hands", data=data)
+    assert (first.status_code, again.status_code) == (302, 302)
+    assert first.location == again.location == f"/g/{game}#hand-1"
     assert len(state(client, game)["hands"]) == 1
 
 

@@ -94,7 +94,12 @@ def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) ->
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
         db.rollback()
-        if service.duplicate_of(db, game, token) is not None:
+        earlier = service.duplicate_of(db, game, token)
+        if earlier is not None and earlier.hand_number is not None:  # the same form again
+            number = earlier.hand_number
+            flash(_("%(what)s %(number)s saved.", what=variant.hand_word, number=number))
+            return to_sheet(game, f"#hand-{number}")
+        if earlier is not None:
             return to_sheet(game)
         form.form_errors = [
             _(

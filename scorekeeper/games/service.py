@@ -2,7 +2,8 @@
 
 Every change locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
 write lock is taken at BEGIN), checks the form's idempotency token and the sheet
-version it was drawn from, then bumps the version. The caller commits.
+version it was drawn from, then bumps the version. The caller commits (and answers an
+``IntegrityError`` on a used token by looking it up with ``duplicate_of``).
 
 Nothing a player entered is lost: an undone or deleted hand's inputs stay in its
 history entry (``before``), and ``restore_hand`` puts the hand back from there. The
@@ -14,10 +15,11 @@ do not), so each undo or delete is restored at most once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.orm import Session, object_session, selectinload
+from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from ..models import Change, Game, Hand, Submission, now_utc
 
@@ -47,16 +49,23 @@ RESTORABLE = ("undo", "delete")
 
 def lock_game(db: Session, game_id: str) -> Game | None:
     """The game with its hands, locked against other writers until the transaction ends."""
-    # The hands are read by a second statement, after the lock is held: on PostgreSQL
-    # (read committed) a join in the locking statement would see the hands as they were
-    # before the wait, missing one another phone just saved.
-    query = (
+    statement = _lock_statement(db.get_bind().dialect.name == "sqlite")
+    return db.scalars(statement, {"game_id": game_id}).unique().first()
+
+
+@cache
+def _lock_statement(joined: bool) -> Select[Game]:
+    # Built once per kind (a hand's request is short enough for building it to show).
+    # On PostgreSQL the hands are read by a second statement, after the lock is held:
+    # (read committed) a join in the locking statement would see the hands as they
+    # were before the wait, missing one another phone just saved. SQLite's write lock
+    # is taken at BEGIN, before anything is read: one statement with a join will do.
+    return (
         select(Game)
-        .where(Game.id == game_id)
-        .options(selectinload(Game.hands))
+        .where(Game.id == bindparam("game_id"))
+        .options(joinedload(Game.hands) if joined else selectinload(Game.hands))
         .with_for_update(of=Game)
     )
-    return db.scalars(query).first()
 
 
 def duplicate_of(db: Session, game: Game, token: str | None) -> Submission | None:
@@ -83,13 +92,22 @@ def add_hand(
     finished: Callable[[Game], bool],
 ) -> tuple[int, bool]:
     """Append a hand: its number, and whether it is new (``False``: the same token was
-    sent before, and the number is the hand that first request added)."""
-    earlier = duplicate_of(db, game, token)
-    if earlier is not None and earlier.hand_number is not None:
-        return earlier.hand_number, False
-    check_version(game, version)
-    if finished(game):
-        raise GameOver
+    sent before, and the number is the hand that first request added).
+
+    A token is looked up only when the checks refuse the hand (a resent form is older
+    than the sheet its first sending changed); otherwise a used token makes the commit
+    fail on the submissions' key (``IntegrityError``), which the callers answer by
+    looking it up then: a retry is rare, and a hand saves a query.
+    """
+    try:
+        check_version(game, version)
+        if finished(game):
+            raise GameOver
+    except (Conflict, GameOver):
+        earlier = duplicate_of(db, game, token)
+        if earlier is not None and earlier.hand_number is not None:
+            return earlier.hand_number, False
+        raise
     number = len(game.hands) + 1
     game.hands.append(Hand(number=number, inputs=dict(inputs)))
     if token:

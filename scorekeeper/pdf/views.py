@@ -6,7 +6,7 @@ from flask import abort, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_session, release_session
 from ..models import Game
 from ..records import payments_of
 from ..scoring import PRESETS
@@ -26,12 +26,15 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
     if not options.validate():
         return _bad_link(problems(options))
     variant = variant_for(game)
+    sheet = variant.sheet(game)
+    payments = payments_of(game)
+    release_session()  # everything is loaded: typesetting takes no connection
     body = render_pdf(
         variant.pdf_template,
         game=game,
         variant=variant,
-        sheet=variant.sheet(game),
-        payments=payments_of(game),
+        sheet=sheet,
+        payments=payments,
         paper=PAPER[options.size.data],
         appendix=options.with_appendix,
     )
