@@ -16,11 +16,23 @@ def serve(app: Flask, threads: int = 8, port: int = 0) -> Iterator[str]:
     """Serve ``app`` on a loopback port (a free one unless given); yields the base URL."""
     server = create_server(app, host="127.0.0.1", port=port, threads=threads)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
-    thread = threading.Thread(target=server.run, daemon=True)
+    stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:
+            # Closing the sockets below can catch the loop inside select(): EBADF then
+            # only means that the server is going, as asked.
+            if not stopping.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
+        stopping.set()
         server.close()
         # Connections the browser keeps alive go too: the server is really gone.
         for channel in list(server._map.values()):  # type: ignore[union-attr]
