@@ -369,7 +369,14 @@ def _two_player(
             figures[names[1]]["dead_hands"] += 1
     for seat, name in enumerate(names):
         figures[name]["boxes"] += played.boxes[seat]
-    s = played.settlement
+    return _individual(figures, names, played.settlement, "two")
+
+
+def _individual(
+    figures: dict[str, Counter[str]], names: tuple[str, ...], s: Any, money_rule: str
+) -> dict[str, Any]:
+    """A finished game of players who each play for themselves (``s``: its settlement,
+    ``None`` while it goes on: then it counts for nothing but its hands)."""
     if s is None:
         return {}
     _settled(figures, s, [[n] for n in names])
@@ -378,7 +385,7 @@ def _two_player(
         "finals": finals,
         "winners": frozenset({names[s.winner]}),
         "against": _pairs(finals, _all_pairs(names)),
-        "money_rule": "two",
+        "money_rule": money_rule,
         "money_finals": tuple(s.finals),
     }
 
@@ -440,18 +447,7 @@ def _three_hand(
             figures[names[row.winner]][where] += 1
     for seat, name in enumerate(names):
         figures[name]["boxes"] += played.boxes[seat]
-    s = played.settlement
-    if s is None:
-        return {}
-    _settled(figures, s, [[n] for n in names])
-    finals = dict(zip(names, s.finals, strict=True))
-    return {
-        "finals": finals,
-        "winners": frozenset({names[s.winner]}),
-        "against": _pairs(finals, _all_pairs(names)),
-        "money_rule": "everyone",
-        "money_finals": tuple(s.finals),
-    }
+    return _individual(figures, names, played.settlement, "everyone")
 
 
 def _partnership(

@@ -203,3 +203,17 @@ def test_a_background_fetch_leaves_flash_messages_and_the_session(app: Flask) ->
     assert "Set-Cookie" not in background.headers
     page = client.get(f"/g/{game}").get_data(as_text=True)
     assert re.search(r'<p class="flash flash-message" role="status">Hand 1 saved\.</p>', page)
+
+
+def test_a_restored_hand_is_told_as_restored(client: FlaskClient) -> None:
+    game = new_game(client)
+    win(client, game, 0, 20)
+    win(client, game, 1, 30)
+    assert client.post(f"/g/{game}/undo", data={"version": "2"}).status_code == 302
+    page = client.get(f"/g/{game}").get_data(as_text=True)
+    action = re.search(r'<form method="post" class="restore" action="([^"]+)"', page)
+    assert action, page
+    assert client.post(action.group(1), data={"version": "3"}).status_code == 302
+    response = live(client, game, '"3"')
+    assert response.get_json()["version"] == 4
+    assert response.get_json()["changed"] == SAVED % "hand 2 restored"

@@ -177,6 +177,7 @@ def _changed(game_id: str) -> str:
         "edit": _("hand %(n)s changed", n=n),
         "delete": _("hand %(n)s deleted", n=n),
         "undo": _("hand %(n)s undone", n=n),
+        "restore": _("hand %(n)s restored", n=n),
     }
     what = words.get(change.action, words["edit"])
     sentence: str = _("The sheet changed on another phone: %(what)s.", what=what)
