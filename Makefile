@@ -43,11 +43,14 @@ lint: $(STAMP)
 
 # The whole suite on SQLite, then again on PostgreSQL (the engine's own tests need no
 # database and run once, and so does tests/test_wheel.py: it builds the wheel, installs
-# it alone in a new virtual environment and starts it).
+# it alone in a new virtual environment and starts it; tests marked `once` check what
+# no database changes: layout, charts, imports). Two pytest workers, one a core; on
+# PostgreSQL each worker empties a database of its own (tests/conftest.py).
+TEST_WORKERS ?= 2
 test: $(STAMP) system-deps catalogs lint
-	$(PY) -m pytest -q
-	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q tests --ignore=tests/scoring \
-	  --ignore=tests/test_wheel.py
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q -n $(TEST_WORKERS) tests \
+	  --ignore=tests/scoring --ignore=tests/test_wheel.py -m "not once"
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

@@ -11,11 +11,29 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
-from sqlalchemy import create_engine, text
+from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper import create_app
 
-PG_URL = os.environ.get("SCOREKEEPER_TEST_DATABASE_URL")
+
+def worker_database(url: str | None) -> str | None:
+    """The PostgreSQL database of this pytest-xdist worker (``test_gw0``, ``test_gw1``…,
+    created when missing): every test empties its database, so workers need their own."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker:
+        return url
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        found = conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
+        if not found:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
+PG_URL = worker_database(os.environ.get("SCOREKEEPER_TEST_DATABASE_URL"))
 
 
 def reset_postgres(url: str) -> None:

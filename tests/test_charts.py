@@ -12,6 +12,9 @@ import pytest
 from scorekeeper import charts
 from scorekeeper.charts import Series, line_chart
 
+# The same on every database: run in the SQLite pass only (Makefile).
+pytestmark = pytest.mark.once
+
 NS = {"svg": "http://www.w3.org/2000/svg"}
 
 

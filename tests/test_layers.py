@@ -16,6 +16,9 @@ from pathlib import Path
 
 import pytest
 
+# The same on every database: run in the SQLite pass only (Makefile).
+pytestmark = pytest.mark.once
+
 PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 
 SCORING = 0

@@ -7,8 +7,12 @@ from __future__ import annotations
 import re
 from html import unescape
 
+import pytest
 from flask.testing import FlaskClient
 from layout import sample_game
+
+# The same on every database: run in the SQLite pass only (Makefile).
+pytestmark = pytest.mark.once
 
 
 def text_of(html: str, pattern: str) -> list[str]:

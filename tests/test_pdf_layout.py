@@ -12,6 +12,9 @@ from layout import KINDS, NAMES, Word, pdf_problems, sample_game, table_problems
 
 import scorekeeper.pdf.render as render
 
+# The same on every database: run in the SQLite pass only (Makefile).
+pytestmark = pytest.mark.once
+
 LANGUAGES = ("en", "ru", "fa")
 PAPERS = ("a4", "letter")
 PAD_KINDS = ("gin", "hollywood", "three_hand", "partnership", "remi")

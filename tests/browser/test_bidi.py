@@ -11,7 +11,7 @@ from tests.browser.conftest import OUTPUT
 from tests.browser.test_layout import sample
 from tests.test_i18n import compile_catalogs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 # Each mark's box and its score's box, for every score with a mark on the page.
 MARKS_JS = """() => [...document.querySelectorAll(".sheet td")].flatMap((td) => {

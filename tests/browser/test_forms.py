@@ -14,7 +14,7 @@ from tests.browser.conftest import OUTPUT
 from tests.browser.test_layout import LANGUAGES, sample
 from tests.test_i18n import compile_catalogs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
 @pytest.fixture(params=list(LANGUAGES))

@@ -14,7 +14,7 @@ import pytest
 from tests.browser.conftest import OUTPUT
 from tests.layout import KINDS, NAMES, PLAYERS, hands
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 LANGUAGES = {"en": "en-GB", "ru": "ru-RU", "fa": "fa-IR"}
 
