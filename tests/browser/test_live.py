@@ -242,3 +242,23 @@ def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone
     polls.clear()
     phone.wait_for_timeout(6500)
     assert 2 <= len(polls) <= 3
+
+
+def test_an_untouched_form_follows_the_sheet(live_url: str, phone: Any) -> None:
+    game = create(live_url, "gin", ["Ann", "Bob"])
+    phone.goto(game["edit_url"])
+    phone.evaluate("window.notReloaded = true")
+    expect(phone.locator("#enter")).to_have_text("Hand 1")
+    save(live_url, game, KNOCK)  # another phone saves hand 1; nothing typed here
+    expect(phone.locator("#enter")).to_have_text("Hand 2", timeout=SOON)
+    assert phone.locator("form.quick input[name=version]").input_value() == "1"
+    assert phone.locator("form.quick [data-live-notice]").count() == 0
+    expect(phone.get_by_role("button", name="Undo hand 1")).to_be_visible()
+    # So this phone's next hand saves at once: Bob knocks 7 against 12, +5.
+    phone.locator("input[name=outcome][value=knock]").check()
+    phone.locator("input[name=knocker][value='1']").check()
+    phone.fill("input[name=knocker_deadwood]", "7")
+    phone.fill("input[name=defender_deadwood]", "12")
+    phone.get_by_role("button", name="Save", exact=True).click()
+    expect(phone.locator("#hand-2 td:nth-child(3) .num").first).to_have_text("+5")
+    expect(phone.locator("p.flash").first).to_have_text("Hand 2 saved.")
