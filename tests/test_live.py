@@ -168,9 +168,9 @@ def regions(page: str) -> list[str]:
 def test_the_sheet_marks_its_live_parts(client: FlaskClient) -> None:
     game = new_game(client)
     page = client.get(f"/g/{game}").get_data(as_text=True)
-    assert regions(page) == ["sheet", "entry", "actions"]
+    assert regions(page) == ["sheet", "entry", "actions", "race"]
     watcher = client.application.test_client()
-    assert regions(watcher.get(f"/g/{game}").get_data(as_text=True)) == ["sheet"]
+    assert regions(watcher.get(f"/g/{game}").get_data(as_text=True)) == ["sheet", "race"]
     form = re.search(r'<form method="post" action="/g/[\w-]+/hands#enter"[^>]*>', page)
     assert form and "data-live-keep" not in form.group(0)
 
