@@ -90,6 +90,14 @@ class Result:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
+# A phone's connection is kept alive for this many requests, then opened again.
+# gunicorn gives a connection to one worker for its whole life: eight connections
+# kept for the whole run all land on one worker by chance about every other run,
+# which halves the throughput (its threads share one core) and made the bare route's
+# figures jump between two values. Re-opened connections spread as real phones' do.
+RECONNECT_EVERY = 25
+
+
 def client_loop(port: int, work: Any, stop: threading.Event, result: Result,
                 pause: float = 0.0) -> None:
     """One phone on a kept-alive connection, sending requests until told to stop."""
@@ -97,6 +105,8 @@ def client_loop(port: int, work: Any, stop: threading.Event, result: Result,
     latencies: list[float] = []
     i = 0
     while not stop.wait(pause) if pause else not stop.is_set():
+        if i and i % RECONNECT_EVERY == 0:
+            conn.close()
         method, path, body, headers, on_reply = work(i)
         start = time.perf_counter()
         try:
@@ -125,6 +135,53 @@ def run_clients(port: int, clients: int, seconds: float, make_work: Any) -> tupl
     threads = [threading.Thread(target=client_loop, args=(port, make_work(n, result), stop, result))
                for n in range(clients)]
     return result, run_threads(threads, stop, seconds)
+
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+
+def _stat(pid: int) -> list[str] | None:
+    """The fields of /proc/<pid>/stat after the command name (Linux only)."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text[text.rindex(")") + 2:].split()
+
+
+def server_pids(root: int, *, database: bool) -> list[int]:
+    """The server's processes: gunicorn's master and its workers, and with ``database``
+    every PostgreSQL process too (its backends do a hand's SQL on the same two cores)."""
+    pids = [root]
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        fields = _stat(int(entry.name))
+        if fields is None:
+            continue
+        postgres = database and (entry / "comm").read_text().strip() == "postgres"
+        if int(fields[1]) == root or postgres:
+            pids.append(int(entry.name))
+    return pids
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """User plus system CPU time those processes have used so far."""
+    total = 0
+    for pid in pids:
+        fields = _stat(pid)
+        if fields is not None:
+            total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / CLOCK_TICKS
+
+
+def measured(port: int, clients: int, seconds: float, make_work: Any,
+             pids: list[int]) -> tuple[Result, float, float]:
+    """``run_clients``, and the server's CPU seconds per answered request."""
+    before = cpu_seconds(pids)
+    result, elapsed = run_clients(port, clients, seconds, make_work)
+    used = cpu_seconds(pids) - before
+    return result, elapsed, used / max(1, len(result.latencies))
 
 
 def run_threads(threads: list[threading.Thread], stop: threading.Event, seconds: float) -> float:
@@ -283,6 +340,9 @@ def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) 
             "counts": counts, "errors": errors, "seconds": opts.print_seconds}
 
 
+ONE_PHONE_SECONDS = 2.0  # one phone alone first: a hand's latency with no queue at all
+
+
 def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
@@ -295,15 +355,20 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> 
             assert status == 201, created
             games.append(created)
         make_work = hand_work(games)
-        result, elapsed = run_clients(port, opts.clients, opts.seconds, make_work)
+        pids = server_pids(server.pid, database=not url.startswith("sqlite"))
+        alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
+        result, elapsed, cpu = measured(port, opts.clients, opts.seconds, make_work, pids)
     finally:
         server.terminate()
         server.wait()
+    rate = len(result.acked) / elapsed
+    result.acked.update(alone.acked)
+    errors = {**alone.errors, **result.errors}
     lost, extra = lost_hands(url, result)
     return {"name": name, "workers": workers, "requests": len(result.latencies),
-            "rate": len(result.acked) / elapsed,
+            "rate": rate, "one_p50": percentile(alone.latencies, 0.5),
             "p50": percentile(result.latencies, 0.5), "p99": percentile(result.latencies, 0.99),
-            "errors": sum(result.errors.values()), "error_kinds": result.errors,
+            "cpu": cpu, "errors": sum(errors.values()), "error_kinds": errors,
             "lost": lost, "unacknowledged_stored": extra}
 
 
@@ -318,13 +383,17 @@ def bench_bare(workers: int, opts: argparse.Namespace) -> dict[str, Any]:
                         lambda status, _data: None if status == 200 else f"HTTP {status}")
             return work
 
-        result, elapsed = run_clients(port, opts.clients, min(opts.seconds, 5), make_work)
+        pids = server_pids(server.pid, database=False)
+        alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
+        result, elapsed, cpu = measured(port, opts.clients, min(opts.seconds, 5), make_work, pids)
     finally:
         server.terminate()
         server.wait()
     return {"name": f"bare route ×{workers}", "requests": len(result.latencies),
-            "rate": len(result.latencies) / elapsed, "p50": percentile(result.latencies, 0.5),
-            "p99": percentile(result.latencies, 0.99), "errors": sum(result.errors.values())}
+            "rate": len(result.latencies) / elapsed, "one_p50": percentile(alone.latencies, 0.5),
+            "p50": percentile(result.latencies, 0.5),
+            "p99": percentile(result.latencies, 0.99), "cpu": cpu,
+            "errors": sum(result.errors.values())}
 
 
 def main() -> None:
@@ -404,16 +473,22 @@ def bench_load(opts: argparse.Namespace) -> None:
 
     print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
           f"{opts.games} games, {opts.seconds:g} s per database, {os.cpu_count()} CPUs")
-    print(f"{'':22} {'hands/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'lost':>5} "
-          f"{'p50/bare':>8}")
+    print("  CPU ms/req: the server's CPU time per answered request (gunicorn's processes,"
+          " and on PostgreSQL the database server's too)")
+    print("  one phone: p50 of requests sent one at a time by a single phone (no queue)")
+    print(f"{'':22} {'one phone':>9} {'×bare':>5} {'req/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
+          f"{'errors':>6} {'lost':>5} {'p50/bare':>8} {'CPU ms/req':>10} {'CPU/bare':>8}")
     ok = True
     for bare, run in runs:
-        print(f"{bare['name']:22} {bare['rate']:8.0f} {bare['p50'] * 1000:7.1f} "
-              f"{bare['p99'] * 1000:7.1f} {bare['errors']:6d} {'':>5} {1:8.1f}")
+        print(f"{bare['name']:22} {bare['one_p50'] * 1000:9.2f} {1:5.1f} {bare['rate']:6.0f} "
+              f"{bare['p50'] * 1000:7.1f} {bare['p99'] * 1000:7.1f} {bare['errors']:6d} "
+              f"{'':>5} {1:8.1f} {bare['cpu'] * 1000:10.2f} {1:8.1f}")
         ratio = run["p50"] / bare["p50"]
         label = f"hands, {run['name']} ×{run['workers']}"
-        print(f"{label:22} {run['rate']:8.0f} {run['p50'] * 1000:7.1f} "
-              f"{run['p99'] * 1000:7.1f} {run['errors']:6d} {run['lost']:5d} {ratio:8.1f}")
+        print(f"{label:22} {run['one_p50'] * 1000:9.2f} {run['one_p50'] / bare['one_p50']:5.1f} "
+              f"{run['rate']:6.0f} {run['p50'] * 1000:7.1f} {run['p99'] * 1000:7.1f} "
+              f"{run['errors']:6d} {run['lost']:5d} {ratio:8.1f} {run['cpu'] * 1000:10.2f} "
+              f"{run['cpu'] / bare['cpu']:8.1f}")
         if run["error_kinds"]:
             print(f"  errors: {run['error_kinds']}")
         if run["unacknowledged_stored"]:

@@ -8,8 +8,10 @@ stored: they are derived by replaying the hands through ``scoring/``.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import JSON, Date, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
@@ -60,6 +62,70 @@ class Game(Base):
     changes: Mapped[list[Change]] = relationship(
         back_populates="game", order_by="Change.id", cascade="all, delete-orphan"
     )
+
+
+class HandData(Protocol):
+    """What a replay reads of a hand: a ``Hand``, or a ``HandRow`` read without the ORM."""
+
+    @property
+    def number(self) -> int: ...
+
+    @property
+    def inputs(self) -> dict[str, Any]: ...
+
+
+class GameData(Protocol):
+    """What the variants read of a game to replay, check and answer it: a ``Game``, or
+    a ``GameRow`` (the hot path of saving a hand reads one without the ORM)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def edit_secret(self) -> str: ...
+    @property
+    def variant(self) -> str: ...
+    @property
+    def players(self) -> list[str]: ...
+    @property
+    def rules(self) -> dict[str, Any]: ...
+    @property
+    def setup(self) -> dict[str, Any]: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def stake(self) -> str | None: ...
+    @property
+    def currency(self) -> str | None: ...
+    @property
+    def hands(self) -> Sequence[HandData]: ...
+
+
+@dataclass(slots=True)
+class HandRow:
+    """A stored hand's place and inputs, read as a plain row."""
+
+    number: int
+    inputs: dict[str, Any]
+
+
+@dataclass(slots=True)
+class GameRow:
+    """A game's row and its hands read as plain rows: what saving a hand needs, at a
+    fraction of the cost of loading ORM objects (``games.service.lock_row``)."""
+
+    id: str
+    edit_secret: str
+    variant: str
+    players: list[str]
+    rules: dict[str, Any]
+    setup: dict[str, Any]
+    version: int
+    created_at: datetime
+    stake: str | None
+    currency: str | None
+    hands: list[HandRow] = field(default_factory=list)
 
 
 class Hand(Base):

@@ -26,7 +26,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from .hands import ScoredHand
-from .models import Game, GameSummary
+from .models import Game, GameData, GameSummary
 from .scoring import Outcome
 from .scoring import stakes as money
 from .scoring.stakes import Payment
@@ -81,7 +81,7 @@ _stored: set[tuple[str, int]] = set()
 _lock = Lock()
 
 
-def record_of(game: Game) -> GameRecord:
+def record_of(game: GameData) -> GameRecord:
     """The game's record, remembered under its id and version."""
     key = (game.id, game.version)
     with _lock:
@@ -226,7 +226,7 @@ def game_stake(game: Game) -> tuple[Decimal, str | None] | None:
         return None
 
 
-def payments_of(game: Game, record: GameRecord | None = None) -> list[Payment]:
+def payments_of(game: GameData, record: GameRecord | None = None) -> list[Payment]:
     """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise."""
     record = record or record_of(game)
     if not game.stake or not record.finished:
@@ -257,7 +257,7 @@ def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[P
 # --- building a record ----------------------------------------------------------------
 
 
-def _build(game: Game) -> GameRecord:
+def _build(game: GameData) -> GameRecord:
     sheet = VARIANTS[game.variant].sheet(game)
     builder = {
         "gin": _two_player,

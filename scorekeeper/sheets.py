@@ -12,7 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from .hands import ScoredHand, score_hand
-from .models import Game
+from .models import GameData
 from .scoring import Rules
 from .scoring.game import GinGame, play_gin_game
 
@@ -32,7 +32,7 @@ class GinSheet:
         return self.game.finished
 
 
-def game_rules(game: Game) -> Rules:
+def game_rules(game: GameData) -> Rules:
     """The game's frozen rules (read once per distinct set: ``Rules`` is immutable)."""
     items = tuple(sorted(game.rules.items()))
     if all(value is None or type(value) in (int, str, bool) for _name, value in items):
@@ -45,7 +45,7 @@ def _rules(items: tuple[tuple[str, type, Any], ...]) -> Rules:
     return Rules.from_dict({name: value for name, _type, value in items})
 
 
-def gin_sheet(game: Game) -> GinSheet:
+def gin_sheet(game: GameData) -> GinSheet:
     """Replay a two-player game's hands."""
     rules = game_rules(game)
     hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)

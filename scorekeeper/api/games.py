@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from ..db import get_session
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
-from ..models import Game, Group
+from ..models import Game, GameData, Group
 from ..records import payments_of
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from ..variants import VARIANTS, variant_for
@@ -71,9 +71,11 @@ def read_game(game_id: str) -> Response:
 
 @bp.post("/games/<game_id>/hands")
 def add_hand(game_id: str) -> tuple[Response, int]:
-    """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one."""
+    """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
+
+    The game is read as plain rows (``service.lock_row``): the API's hot path."""
     db = get_session()
-    game = service.lock_game(db, game_id)
+    game = service.lock_row(db, game_id)
     if game is None:
         abort(404)
     if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
@@ -111,8 +113,9 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise ApiError(
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
-        game = db.get(Game, game_id) or abort(404)
-        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+        stored = service.lock_row(db, game_id) or abort(404)
+        db.rollback()
+        return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
     return jsonify(game_json(game, hands=False) | {"hand": number}), 201 if new else 200
 
 
@@ -166,7 +169,7 @@ def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
     return stripped
 
 
-def game_json(game: Game, sheet: Any = None, *, hands: bool = True) -> dict[str, Any]:
+def game_json(game: GameData, sheet: Any = None, *, hands: bool = True) -> dict[str, Any]:
     """The whole game as JSON (also the export format); ``hands=False`` leaves out the
     per-hand list (the answer to adding a hand carries the new totals, not the history)."""
     variant = variant_for(game)

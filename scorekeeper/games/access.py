@@ -12,7 +12,7 @@ import hmac
 from flask import abort, session
 from werkzeug.security import check_password_hash, generate_password_hash
 
-from ..models import Game, Group
+from ..models import Game, GameData, Group
 
 Guarded = Game | Group
 REMEMBERED = 30
@@ -35,7 +35,7 @@ def require_edit(game: Guarded) -> None:
         abort(403)
 
 
-def secret_matches(game: Guarded, secret: str | None) -> bool:
+def secret_matches(game: Guarded | GameData, secret: str | None) -> bool:
     """Constant-time check of an edit secret."""
     return bool(secret) and hmac.compare_digest(str(secret), game.edit_secret)
 

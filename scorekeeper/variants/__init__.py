@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import abort
 
-from ..models import Game
+from ..models import Game, GameData
 from ..races import Race
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
@@ -28,7 +28,7 @@ VARIANTS: dict[str, Variant] = {
 }
 
 
-def variant_for(game: Game) -> Variant:
+def variant_for(game: GameData) -> Variant:
     """The variant a stored game is played under."""
     variant = VARIANTS.get(game.variant)
     if variant is None:

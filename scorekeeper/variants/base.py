@@ -14,7 +14,7 @@ from typing import Any, ClassVar, Protocol
 
 from flask_wtf import FlaskForm
 
-from ..models import Game
+from ..models import Game, GameData
 from ..races import Race
 from ..scoring import Rules
 from .wording import Clause, gin_clauses
@@ -73,11 +73,11 @@ class Variant:
         return dict(game.setup)
 
     # --- replaying ------------------------------------------------------------------
-    def sheet(self, game: Game) -> Any:
+    def sheet(self, game: GameData) -> Any:
         """The game's hands replayed through the engine."""
         raise NotImplementedError
 
-    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Raise ``HandError``/``ValueError`` with ``.problems`` if the inputs can't be scored."""
         raise NotImplementedError
 
@@ -124,11 +124,11 @@ class Variant:
         return gin_clauses(inputs, game.players)
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
         """Stored inputs from an API body; raise ``ApiError`` with field paths."""
         raise NotImplementedError
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement.
         With ``hands=False`` (the answer to adding a hand) the per-hand list is left out."""
         raise NotImplementedError

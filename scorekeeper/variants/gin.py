@@ -31,7 +31,7 @@ from ..jsonbody import (
     object_at,
     problems_at,
 )
-from ..models import Game, new_token
+from ..models import Game, GameData, new_token
 from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..sheets import game_rules, gin_sheet
@@ -87,7 +87,7 @@ class GinVariant(Variant):
             return dict(game.setup)
         return {"dealer": 1 - winner}
 
-    def sheet(self, game: Game) -> Any:  # a GinSheet; subclasses replay their own way
+    def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``sheets.gin_sheet``)."""
         return gin_sheet(game)
 
@@ -96,7 +96,7 @@ class GinVariant(Variant):
         rows = [(r.number, r.totals, (r.box,)) for r in sheet.game.rows if not r.after_end]
         return (race_of(sheet.players, rows, target=sheet.rules.target),)
 
-    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
         score_hand(game_rules(game), inputs)
 
@@ -142,7 +142,7 @@ class GinVariant(Variant):
         """Prefill from a stored hand (a quick hand starts with empty cards)."""
         fill_cards(form, inputs)
 
-    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
         """Quick totals or cards, as README's JSON API describes."""
         inputs = hand_inputs(body, len(game.players))
         try:
@@ -151,7 +151,7 @@ class GinVariant(Variant):
             raise problems_at(exc.problems) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their results, totals, boxes, needs, settlement."""
         played = sheet.game
         listed: dict[str, Any] = (

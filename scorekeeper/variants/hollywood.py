@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..hands import ScoredHand, score_hand
-from ..models import Game
+from ..models import Game, GameData
 from ..races import Race, race_of
 from ..scoring import Rules
 from ..scoring.game import Row
@@ -78,7 +78,7 @@ class HollywoodSheet:
         return 0 if finals[0] > finals[1] else 1
 
 
-def hollywood_sheet(game: Game) -> HollywoodSheet:
+def hollywood_sheet(game: GameData) -> HollywoodSheet:
     """Replay a Hollywood match's hands into its columns."""
     rules = game_rules(game)
     hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
@@ -110,7 +110,7 @@ class HollywoodVariant(GinVariant):
             return dict(game.setup)
         return {"dealer": 1 - leader}
 
-    def sheet(self, game: Game) -> HollywoodSheet:
+    def sheet(self, game: GameData) -> HollywoodSheet:
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 
@@ -128,7 +128,7 @@ class HollywoodVariant(GinVariant):
             if column.opened_after is not None
         )
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with the columns they went into, every column, the match; ``hands=False``
         leaves out the per-hand lists (the answer to adding a hand)."""
         played: HollywoodGame = sheet.game

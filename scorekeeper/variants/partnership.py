@@ -30,7 +30,7 @@ from ..handentry import (
 from ..handentry import card_inputs as table_card_inputs
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import ApiError, fail, list_at, object_at
-from ..models import Game, new_token
+from ..models import Game, GameData, new_token
 from ..races import TEAM_DEALS, Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -92,7 +92,7 @@ def _tables(inputs: Mapping[str, Any]) -> list[Mapping[str, Any]]:
     return tables
 
 
-def partnership_sheet(game: Game) -> PartnershipSheet:
+def partnership_sheet(game: GameData) -> PartnershipSheet:
     """Replay a partnership game's deals."""
     rules = game_rules(game)
     deals = []
@@ -143,7 +143,7 @@ class PartnershipVariant(Variant):
     hand_word = _l("Deal")
     hand_noun = _l("deal")
 
-    def sheet(self, game: Game) -> PartnershipSheet:
+    def sheet(self, game: GameData) -> PartnershipSheet:
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
 
@@ -175,7 +175,7 @@ class PartnershipVariant(Variant):
             ]
         return found
 
-    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""
         rules = game_rules(game)
         problems: list[Problem] = []
@@ -280,7 +280,7 @@ class PartnershipVariant(Variant):
         return "quick"
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
         """``{"tables": [hand, hand]}``: gin hand bodies, knocker 0/1 within each pair."""
         items = list_at(body.get("tables"), "tables", limit=2)
         if len(items) != 2:
@@ -296,7 +296,7 @@ class PartnershipVariant(Variant):
             raise ApiError([(p.where, p.message) for p in exc.problems]) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Deals with both tables, team nets, totals, boxes, settlement."""
         played: PartnershipGame = sheet.game
         deals = zip(game.hands, played.deals, sheet.deals, strict=True)

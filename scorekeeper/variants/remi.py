@@ -32,7 +32,7 @@ from ..jsonbody import (
     list_at,
     object_at,
 )
-from ..models import Game
+from ..models import Game, GameData
 from ..races import REMI_DEALS, Race, race_of
 from ..scoring import Rules
 from ..scoring.explain import Step
@@ -178,7 +178,7 @@ def _replay(
         raise
 
 
-def remi_sheet(game: Game) -> RemiSheet:
+def remi_sheet(game: GameData) -> RemiSheet:
     """Replay a Remi game's deals."""
     rules = game_rules(game)
     players = tuple(game.players)
@@ -223,7 +223,7 @@ class RemiVariant(Variant):
             return dict(game.setup)
         return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
 
-    def sheet(self, game: Game) -> RemiSheet:
+    def sheet(self, game: GameData) -> RemiSheet:
         """Replay the deals."""
         return remi_sheet(game)
 
@@ -238,7 +238,7 @@ class RemiVariant(Variant):
         """A deal in words: who went out, each player's plus and minus or his cards."""
         return remi_clauses(inputs, game.players)
 
-    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""
         score_deal(game_rules(game), game.players, inputs)
 
@@ -289,7 +289,7 @@ class RemiVariant(Variant):
         return inputs
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
         """Quick totals or cards (see ``deal_inputs``), checked by the engine."""
         inputs = deal_inputs(body, len(game.players))
         try:
@@ -298,7 +298,7 @@ class RemiVariant(Variant):
             raise ApiError([_api_where(problem) for problem in exc.problems]) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
         played: RemiGame = sheet.game

@@ -23,7 +23,7 @@ from flask_babel import lazy_gettext as _l
 from ..handforms import QuickHandForm
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import fail, problems_at
-from ..models import Game
+from ..models import Game, GameData
 from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -70,7 +70,7 @@ class ThreeHandSheet:
         return ("box", "captain", "out")[(roles.box, roles.captain, roles.out).index(seat)]
 
 
-def three_hand_sheet(game: Game) -> ThreeHandSheet:
+def three_hand_sheet(game: GameData) -> ThreeHandSheet:
     """Replay a three-hand game's hands from the roles of the draw."""
     rules = game_rules(game)
     hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
@@ -126,7 +126,7 @@ class ThreeHandVariant(GinVariant):
         captain = max(others, key=lambda seat: played.totals[seat])  # ties: the next seat
         return {"box": box, "captain": captain}
 
-    def sheet(self, game: Game) -> ThreeHandSheet:
+    def sheet(self, game: GameData) -> ThreeHandSheet:
         """Replay the hands (``scoring.threehand``)."""
         return three_hand_sheet(game)
 
@@ -141,7 +141,7 @@ class ThreeHandVariant(GinVariant):
         roles = (Message(N_("the box")), Message(N_("the captain")))
         return gin_clauses(inputs, roles)
 
-    def check(self, game: Game, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """The engine scores the hand; the knocker must be the box or the captain."""
         scored = score_hand(game_rules(game), inputs)
         if scored.result.outcome is not Outcome.DEAD and inputs.get("knocker") not in (0, 1):
@@ -159,7 +159,7 @@ class ThreeHandVariant(GinVariant):
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
 
-    def api_inputs(self, body: dict[str, Any], game: Game) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
         """A gin hand body whose knocker is a role: 0 or "box", 1 or "captain"."""
         body = dict(body)
         knocker = body.get("knocker")
@@ -176,7 +176,7 @@ class ThreeHandVariant(GinVariant):
             raise problems_at(exc.problems) from None
         return inputs
 
-    def sheet_json(self, game: Game, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their roles and results, totals, next roles, settlement."""
         played = sheet.game
         rows = zip(played.rows, sheet.hands, strict=True)
