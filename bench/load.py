@@ -357,7 +357,8 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> 
         make_work = hand_work(games)
         pids = server_pids(server.pid, database=not url.startswith("sqlite"))
         alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
-        result, elapsed, cpu = measured(port, opts.clients, opts.seconds, make_work, pids)
+        result, elapsed, cpu = measured(port, opts.clients, opts.seconds,
+                                        lambda n, r: make_work(n + 1, r), pids)  # new keys
     finally:
         server.terminate()
         server.wait()
