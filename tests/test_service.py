@@ -1,0 +1,161 @@
+"""Saving a hand through ``games.service``: the plain-row path the API takes and the ORM
+path the pages take store the same four things (the hand, its idempotency key, its
+history entry and the game's next version), in one transaction, on either database."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.db import get_session
+from scorekeeper.games import service
+from scorekeeper.models import Change, Game, GameData, GameRow, HandRow, Submission
+
+KNOCK = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
+         "defender_deadwood": 12, "upcard": None}
+GIN = {"mode": "quick", "outcome": "gin", "knocker": 1, "knocker_deadwood": 0,
+       "defender_deadwood": 7, "upcard": "7S"}
+
+
+def new_game(client: FlaskClient) -> str:
+    response = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+    assert response.status_code == 201
+    game_id: str = response.get_json()["id"]
+    return game_id
+
+
+def never_over(_game: GameData) -> bool:
+    return False
+
+
+def stored(app: Flask, game_id: str) -> dict[str, Any]:
+    """What the database holds for the game, read back through the ORM."""
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = db.get(Game, game_id)
+        assert game is not None
+        changes = db.scalars(select(Change).where(Change.game_id == game_id)
+                             .order_by(Change.id)).all()
+        keys = db.scalars(select(Submission).where(Submission.game_id == game_id)).all()
+        return {
+            "version": game.version,
+            "hands": [(hand.number, hand.inputs) for hand in game.hands],
+            "changes": [(c.action, c.hand_number, c.before, c.after, c.by) for c in changes],
+            "keys": {key.key: key.hand_number for key in keys},
+        }
+
+
+def test_lock_row_reads_the_game_and_its_hands_in_order(app: Flask, client: FlaskClient) -> None:
+    game_id = new_game(client)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        assert service.lock_row(db, "no-such-game") is None
+        game = service.lock_row(db, game_id)
+        assert game is not None
+        assert (game.id, game.variant, game.players, game.version) == (game_id, "gin",
+                                                                        ["Ann", "Bob"], 0)
+        assert game.hands == []
+        for inputs in (KNOCK, GIN):
+            service.add_hand(db, game, inputs, token=None, version=None, by="API",
+                             finished=never_over)
+        db.commit()
+        again = service.lock_row(db, game_id)
+        db.rollback()
+    assert again is not None
+    assert again.hands == [HandRow(1, KNOCK), HandRow(2, GIN)]
+    assert again.version == 2
+
+
+def test_a_hand_saved_from_plain_rows_stores_hand_key_history_and_version(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_row(db, game_id)
+        assert isinstance(game, GameRow)
+        number, new = service.add_hand(db, game, KNOCK, token="key-1", version=0, by="API",
+                                       finished=never_over)
+        db.commit()
+        # The row in memory is the game as stored now: the answer is drawn from it.
+        assert (number, new, game.version, game.hands) == (1, True, 1, [HandRow(1, KNOCK)])
+    assert stored(app, game_id) == {
+        "version": 1,
+        "hands": [(1, KNOCK)],
+        "changes": [
+            ("create", None, None, {"players": ["Ann", "Bob"], "rules": _rules(app, game_id)},
+             "API"),
+            ("add", 1, None, KNOCK, "API"),
+        ],
+        "keys": {"key-1": 1},
+    }
+
+
+def test_a_hand_saved_from_the_orm_game_stores_the_same_and_reloads_its_hands(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_game(db, game_id)
+        assert game is not None
+        service.add_hand(db, game, GIN, token=None, version=0, by="edit link",
+                         finished=never_over)
+        assert game.version == 1
+        assert [(hand.number, hand.inputs) for hand in game.hands] == [(1, GIN)]
+        db.commit()
+    after = stored(app, game_id)
+    assert (after["version"], after["hands"], after["keys"]) == (1, [(1, GIN)], {})
+    assert after["changes"][-1] == ("add", 1, None, GIN, "edit link")
+
+
+@pytest.mark.parametrize("path", ["rows", "orm"])
+def test_a_used_key_refuses_the_second_hand_and_stores_none_of_it(
+    app: Flask, client: FlaskClient, path: str
+) -> None:
+    game_id = new_game(client)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        for inputs in (KNOCK, GIN):
+            game = (service.lock_row if path == "rows" else service.lock_game)(db, game_id)
+            assert game is not None
+            try:
+                service.add_hand(db, game, inputs, token="same", version=None, by="API",
+                                 finished=never_over)
+                db.commit()
+            except IntegrityError:
+                db.rollback()
+                assert inputs is GIN
+    after = stored(app, game_id)
+    assert after["hands"] == [(1, KNOCK)]
+    assert after["version"] == 1
+    assert [c[0] for c in after["changes"]] == ["create", "add"]
+    assert after["keys"] == {"same": 1}
+
+
+def test_a_finished_game_takes_no_hand_and_stores_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_row(db, game_id)
+        assert game is not None
+        with pytest.raises(service.GameOver):
+            service.add_hand(db, game, KNOCK, token="k", version=None, by="API",
+                             finished=lambda _game: True)
+        db.rollback()
+    assert stored(app, game_id)["hands"] == []
+    assert stored(app, game_id)["version"] == 0
+
+
+def _rules(app: Flask, game_id: str) -> dict[str, Any]:
+    with app.test_request_context(method="POST"):
+        game = get_session().get(Game, game_id)
+        assert game is not None
+        return dict(game.rules)
