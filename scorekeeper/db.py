@@ -13,13 +13,13 @@ from __future__ import annotations
 import fcntl
 import os
 import weakref
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import click
 from flask import Flask, current_app, g, has_request_context, request
-from sqlalchemy import Connection, DateTime, Engine, create_engine, event
+from sqlalchemy import Connection, DateTime, Dialect, Engine, TypeDecorator, create_engine, event
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 from sqlalchemy.sql.dml import UpdateBase
@@ -27,10 +27,35 @@ from sqlalchemy.sql.dml import UpdateBase
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-class Base(DeclarativeBase):
-    """Base class of every model; every timestamp is timezone-aware."""
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timestamp stored in UTC and read back timezone-aware on every database.
 
-    type_annotation_map = {datetime: DateTime(timezone=True)}  # noqa: RUF012 - read by SQLAlchemy
+    PostgreSQL keeps the zone (``timestamptz``); SQLite stores the wall-clock text
+    only, so its values came back naive, and the API and the export wrote
+    ``2026-12-01T04:29:17`` there but ``…+00:00`` on PostgreSQL. Values are turned
+    to UTC on the way in and marked UTC on the way out.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """UTC in: an aware time is converted; a naive one is taken to be UTC already."""
+        if value is None or value.tzinfo is None:
+            return value
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        """Aware out: a naive value read from SQLite is UTC."""
+        if value is None or value.tzinfo is not None:
+            return value
+        return value.replace(tzinfo=UTC)
+
+
+class Base(DeclarativeBase):
+    """Base class of every model; every timestamp is timezone-aware (``UTCDateTime``)."""
+
+    type_annotation_map = {datetime: UTCDateTime()}  # noqa: RUF012 - read by SQLAlchemy
 
 
 def make_engine(url: str) -> Engine:

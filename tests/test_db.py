@@ -127,3 +127,16 @@ def test_a_get_that_writes_writes_through_the_writer(make_app: Any) -> None:
     assert (response.status_code, response.get_data(as_text=True)) == (200, "stored")
     hands = make_app().test_client().get(f"/api/v1/games/{game['id']}").get_json()["hands"]
     assert [(h["number"], h["totals"]) for h in hands] == [(1, [17, 0])]
+
+
+def test_timestamps_come_back_in_utc_on_every_database(make_app: Any) -> None:
+    """SQLite keeps no zone: without ``UTCDateTime`` the API wrote naive times there."""
+    from datetime import UTC, datetime, timedelta
+
+    client = make_app().test_client()
+    before = datetime.now(UTC)
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    answer = client.get(f"/api/v1/games/{created['id']}").get_json()
+    assert answer["created_at"].endswith("+00:00")
+    moment = datetime.fromisoformat(answer["created_at"])
+    assert before - timedelta(seconds=1) <= moment <= datetime.now(UTC) + timedelta(seconds=1)
