@@ -80,10 +80,30 @@ def outcome_label(outcome: object) -> str:
     return str(OUTCOMES.get(str(outcome), str(outcome)))
 
 
+# The presets' short names: a printed sheet says "rules: Russian", a pad "Russian".
+PRESET_NAMES = {
+    "classic": _l("Classic"),
+    "russian": _l("Russian"),
+    "pagat": _l("Pagat"),
+    "modern": _l("Modern"),
+    "oklahoma": _l("Oklahoma"),
+    "three_hand": _l("Three-hand"),
+    "partnership": _l("Partnership"),
+    "remi": _l("Remi"),
+    "custom": _l("Custom"),
+}
+
+
+def preset_label(preset: object) -> str:
+    """A preset's short name in the page's language (an unknown key as it is)."""
+    return str(PRESET_NAMES.get(str(preset), str(preset)))
+
+
 def init_app(app: Flask) -> None:
     """Install Babel and the template helpers."""
     Babel(app, locale_selector=select_locale)
     app.add_template_global(outcome_label)
+    app.add_template_global(preset_label)
 
     @app.context_processor
     def _language() -> dict[str, Any]:

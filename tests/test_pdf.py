@@ -310,3 +310,19 @@ def test_rules_a_game_is_not_played_with_name_the_ones_it_is(client: FlaskClient
         "rules or one of: Remi."
     ]
     assert '<option value="remi" selected>' in body  # the game asked for stays chosen
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [("en", "rules: Russian"), ("ru", "правила: Русские"), ("fa", "روسی")],
+)
+def test_the_printed_sheet_names_its_rules_in_the_readers_language(
+    client: FlaskClient, language: str, words: str
+) -> None:
+    game_id = russian_game(client)
+    response = client.get(f"/g/{game_id}/sheet.pdf", headers={"Accept-Language": language})
+    assert response.status_code == 200
+    text = pdf_text(response.data)
+    # Persian may come out of the PDF in visual order: either reading of the word will do.
+    assert words in text or words[::-1] in text
+    assert "russian" not in text  # the preset's key, untranslated

@@ -13,6 +13,7 @@ from wtforms import Form, IntegerField, SelectChoice, SelectField, StringField
 from wtforms.validators import AnyOf, Length, NumberRange, Optional
 
 from ..games.forms import NAME_MAX
+from ..i18n import PRESET_NAMES
 
 # CSS ``@page`` sizes, keyed by what a link says.
 PAPER = {"a4": "A4", "letter": "letter"}
@@ -22,14 +23,7 @@ PAD_ROWS = (5, 200)
 USUAL = ""
 PAD_PRESETS = {
     USUAL: _l("The usual rules of the game chosen above"),
-    "classic": _l("Classic"),
-    "russian": _l("Russian"),
-    "pagat": _l("Pagat"),
-    "modern": _l("Modern"),
-    "oklahoma": _l("Oklahoma"),
-    "three_hand": _l("Three-hand"),
-    "partnership": _l("Partnership"),
-    "remi": _l("Remi"),
+    **{key: name for key, name in PRESET_NAMES.items() if key != "custom"},
 }
 
 

@@ -71,7 +71,7 @@ def pad_pdf(variant_name: str | None = None) -> Response | tuple[str, int]:
         variant.pad_template,
         variant=variant,
         rules=variant.rules_for(PRESETS[preset]),
-        preset_label=PAD_PRESETS[preset],
+        preset_name=PAD_PRESETS[preset],
         players=form.players(),
         rows=form.rows.data,
         paper=PAPER[form.size.data],
