@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 from flask import Flask
@@ -326,3 +327,39 @@ def test_the_printed_sheet_names_its_rules_in_the_readers_language(
     # Persian may come out of the PDF in visual order: either reading of the word will do.
     assert words in text or words[::-1] in text
     assert "russian" not in text  # the preset's key, untranslated
+
+
+@pytest.mark.parametrize("direction", ["rtl", "ltr"])
+def test_cards_print_left_to_right_in_a_right_to_left_page(
+    app: Flask, direction: str, tmp_path: Path
+) -> None:
+    """WeasyPrint ignores ``unicode-bidi``: without ``dir`` on the cards' spans a Persian
+    page printed "5♠6♠7♥" with its cards in reverse order. The red 7♥ must come last,
+    to the right of the black cards, whatever the page's direction."""
+    from flask import render_template_string
+    from PIL import Image
+
+    from scorekeeper.pdf.render import html_to_pdf
+    from scorekeeper.scoring import parse_cards
+
+    page = (
+        '{% from "_macros.html" import cards %}<!doctype html><html dir="' + direction + '">'
+        '<head><meta charset="utf-8"></head><body><p style="font-size: 40pt">'
+        "{{ cards(run) }}</p></body></html>"
+    )
+    with app.test_request_context():
+        html = render_template_string(page, run=parse_cards("5S 6S 7H"))
+        data = html_to_pdf(html)
+    subprocess.run(["pdftoppm", "-r", "50", "-singlefile", "-png", "-", str(tmp_path / "run")],
+                   input=data, check=True)
+    image = Image.open(tmp_path / "run.png").convert("RGB")
+    red, black = [], []
+    for x in range(image.width):
+        for y in range(image.height // 4):  # the run is on the first line
+            r, g, b = image.getpixel((x, y))
+            if r > 120 and g < 90 and b < 90:
+                red.append(x)
+            elif r < 90 and g < 90 and b < 90:
+                black.append(x)
+    assert red and black
+    assert min(red) > max(black)
