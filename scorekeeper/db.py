@@ -177,9 +177,11 @@ class ReadSession(Session):
 def init_app(app: Flask) -> None:
     """Create the engine, migrate a new install, and close sessions after requests."""
     engine = make_engine(app.config["DATABASE_URL"])
+    reader = make_reader(app.config["DATABASE_URL"], engine)
     app.extensions["scorekeeper.db"] = sessionmaker(engine, expire_on_commit=False)
+    app.extensions["scorekeeper.reader"] = reader
     app.extensions["scorekeeper.read_db"] = sessionmaker(
-        make_reader(app.config["DATABASE_URL"], engine),
+        reader,
         class_=ReadSession,
         info={"writer": engine},
         expire_on_commit=False,
@@ -244,6 +246,19 @@ def migrate_command() -> None:
     """Bring the database up to date with the models."""
     upgrade(current_app.extensions["scorekeeper.engine"])
     click.echo("database is up to date")
+
+
+def rollback_to_reading() -> None:
+    """Undo a refused change (a form with mistakes, a lost race) and read the rest of
+    the request like a GET: the session is rolled back and bound to the reader engine,
+    so showing the form again (which reads the game afresh) takes, on SQLite, neither
+    the write lock nor a turn at the processes' file lock, and holds up nobody's save.
+    Nothing can be written after it (the reader's connections are ``query_only``)."""
+    session: Session | None = g.get("db_session")
+    if session is None:
+        return
+    session.rollback()
+    session.bind = current_app.extensions["scorekeeper.reader"]
 
 
 def rollback_session() -> None:

@@ -140,3 +140,69 @@ def test_timestamps_come_back_in_utc_on_every_database(make_app: Any) -> None:
     assert answer["created_at"].endswith("+00:00")
     moment = datetime.fromisoformat(answer["created_at"])
     assert before - timedelta(seconds=1) <= moment <= datetime.now(UTC) + timedelta(seconds=1)
+
+
+def test_a_refused_hand_is_shown_again_without_holding_up_other_saves(
+    make_app: Any, database_url: str
+) -> None:
+    """A phone whose hand is refused (deadwood 11 on a knock) gets the sheet back with
+    the message; while that page is being drawn another phone's save goes through, and
+    on SQLite the write lock is free."""
+    from flask import before_render_template
+
+    from tests.helpers import new_game, quick
+
+    refuser, saver = make_app(), make_app()  # two processes
+    phone = refuser.test_client()
+    game_id = new_game(phone)
+    rendering, finish = threading.Event(), threading.Event()
+
+    def hold(_app: Any, template: Any, **_context: Any) -> None:
+        if template.name == "games/sheet.html":
+            rendering.set()
+            finish.wait(30)
+
+    secret = _secret(saver, game_id)
+    other = saver.test_client()
+    assert other.get(f"/g/{game_id}?key={secret}").status_code in (200, 302)
+    before_render_template.connect(hold, refuser)
+    refused: list[Any] = []
+    thread = threading.Thread(target=lambda: refused.append(
+        quick(phone, game_id, "knock", 0, 11, 20)))
+    thread.start()
+    try:
+        assert rendering.wait(30)
+        saving: list[int] = []
+        save = threading.Thread(target=lambda: saving.append(
+            quick(other, game_id, "knock", 1, 2, 9).status_code))
+        save.start()
+        save.join(timeout=5)
+        assert not save.is_alive(), "a save waited for a refused form being shown again"
+        assert saving == [302]
+        if database_url.startswith("sqlite"):
+            conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.1,
+                                   isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+            finally:
+                conn.close()
+    finally:
+        finish.set()
+        thread.join(timeout=60)
+        before_render_template.disconnect(hold, refuser)
+    assert refused[0].status_code == 422
+    assert "knock" in refused[0].get_data(as_text=True)
+    hands = saver.test_client().get(f"/api/v1/games/{game_id}").get_json()["hands"]
+    assert [h["totals"] for h in hands] == [[0, 7]]
+
+
+def _secret(app: Any, game_id: str) -> str:
+    from scorekeeper.models import Game
+
+    with app.app_context():
+        from scorekeeper.db import get_session
+
+        game = get_session().get(Game, game_id)
+        assert game is not None
+        return str(game.edit_secret)

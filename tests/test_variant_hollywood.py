@@ -366,7 +366,7 @@ def test_the_blank_pad_has_three_games_and_the_rows_asked_for(app: Any, fourth: 
         data = render_pdf(
             VARIANTS["hollywood"].pad_template,
             rules=rules,
-            preset_label="Russian",
+            preset_name="Russian",
             players=["Ann", ""],
             rows=25,
             paper="A4",

@@ -257,7 +257,7 @@ def test_the_printed_sheet_shows_each_upcard_and_the_doubling(client: FlaskClien
     response = client.get(f"/g/{game}/sheet.pdf")
     assert response.status_code == 200 and response.data.startswith(b"%PDF")
     lines = pdf_lines(response.data)
-    assert lines[1].startswith("Oklahoma gin · rules: oklahoma")
+    assert lines[1].startswith("Oklahoma gin · rules: Oklahoma")
     assert lines[2].startswith("Target 150 · knock limit from the upcard")
     first = next(line for line in lines if line.startswith("1 "))
     second = next(line for line in lines if line.startswith("2 "))

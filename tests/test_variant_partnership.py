@@ -329,7 +329,7 @@ def test_the_blank_pad_prints_the_pairings(app: Any) -> None:
         data = render_pdf(
             VARIANTS["partnership"].pad_template,
             rules=PRESETS["partnership"],
-            preset_label="Partnership",
+            preset_name="Partnership",
             players=["Ann", "Bob"],
             rows=20,
             paper="A4",

@@ -669,7 +669,7 @@ def test_the_blank_pad_has_four_columns_and_the_rows_asked_for(app: Any) -> None
         app,
         VARIANTS["remi"].pad_template,
         rules=PRESETS["remi"],
-        preset_label="Remi",
+        preset_name="Remi",
         players=["Ann", "Bob", ""],
         rows=30,
     )

@@ -329,7 +329,7 @@ def test_the_blank_pad_has_three_players(app: Any) -> None:
         data = render_pdf(
             VARIANTS["three_hand"].pad_template,
             rules=PRESETS["three_hand"],
-            preset_label="Three-hand",
+            preset_name="Three-hand",
             players=["Ann", "Bob"],
             rows=25,
             paper="A4",

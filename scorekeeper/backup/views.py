@@ -11,7 +11,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as WerkzeugResponse
 
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..games.access import grant_edit
 from ..groups.service import load_group
 from ..models import Game
@@ -87,7 +87,7 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
 
 def _refused(form: ImportForm, problems: list[tuple[str, str]]) -> tuple[str, int]:
     """The form again with every problem; nothing was written."""
-    get_session().rollback()
+    rollback_to_reading()
     shown = problems[:50]
     return render_template("backup/import.html", form=form, problems=shown,
                            more=len(problems) - len(shown)), 422

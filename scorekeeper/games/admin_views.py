@@ -9,7 +9,7 @@ from flask import flash, render_template
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..models import Change, Game
 from ..variants import Variant
 from ..variants.wording import Clause, change_sentence
@@ -76,6 +76,6 @@ def set_pin(game_id: str) -> Response:
         get_session().commit()
         flash(_("PIN set. Another phone can open the game and enter it."))
         return to_sheet(game)
-    get_session().rollback()
+    rollback_to_reading()
     flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
     return to_sheet(game)

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..models import Game
 from ..variants import Variant, variant_for
 from . import access, service
@@ -78,7 +78,7 @@ def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) ->
         )
         db.commit()
     except service.Conflict:
-        db.rollback()
+        rollback_to_reading()
         form.version.data = str(load(game.id)[0].version)
         form.form_errors = [
             _(
@@ -88,12 +88,12 @@ def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) ->
         ]
         return None
     except service.GameOver:
-        db.rollback()
+        rollback_to_reading()
         form.form_errors = [_("The game is over: no more hands. Corrections still work.")]
         return None
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
-        db.rollback()
+        rollback_to_reading()
         earlier = service.duplicate_of(db, game, token)
         if earlier is not None and earlier.hand_number is not None:  # the same form again
             number = earlier.hand_number
@@ -121,7 +121,7 @@ def save_edit(
         service.edit_hand(db, game, number, inputs, version=version_of(form), by=by())
         db.commit()
     except service.Conflict:
-        db.rollback()
+        rollback_to_reading()
         form.version.data = str(load(game.id)[0].version)
         form.form_errors = [
             _(

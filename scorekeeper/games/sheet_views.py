@@ -8,7 +8,7 @@ from flask import abort, flash, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..models import Game, Group
 from ..records import payments_of
 from ..variants import Variant
@@ -77,9 +77,9 @@ def add_hand(game_id: str) -> Response:
         saved = save_new(game, variant, inputs, form)
         if saved is not None:
             return saved
-        get_session().rollback()
+        rollback_to_reading()
         return _render_sheet(game, variant, variant.sheet(game), form, 409)
-    get_session().rollback()
+    rollback_to_reading()
     return _render_sheet(game, variant, played, form, 422)
 
 
@@ -98,7 +98,7 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
             saved = save_new(game, variant, inputs, form)
             if saved is not None:
                 return saved
-        get_session().rollback()
+        rollback_to_reading()
         status = 409 if inputs is not None else 422
     page = render_template(
         "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None
@@ -143,7 +143,7 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
             done = save_edit(game, variant, number, inputs, form)
             if done is not None:
                 return done
-        get_session().rollback()
+        rollback_to_reading()
         status = 409 if inputs is not None else 422
     template = "games/card_hand.html" if cards else "games/edit_quick.html"
     page = render_template(
@@ -167,7 +167,7 @@ def delete_hand(game_id: str, number: int) -> str | Response:
             service.delete_hand(db, game, number, version=version_of(form), by=by())
             db.commit()
         except service.Conflict:
-            db.rollback()
+            rollback_to_reading()
             flash(_("Another phone changed this game first; nothing was deleted."), "warning")
             return to_sheet(game)
         flash(
@@ -204,7 +204,7 @@ def undo(game_id: str) -> Response:
         service.delete_hand(db, game, number, version=version_of(form), by=by(), action="undo")
         db.commit()
     except service.Conflict:
-        db.rollback()
+        rollback_to_reading()
         flash(_("Another phone changed this game first; nothing was undone."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s undone.", what=variant.hand_word, number=number))
@@ -232,19 +232,19 @@ def restore(game_id: str, change_id: int) -> Response:
         variant.sheet(game)  # the game replays with it, or it no longer fits
         db.commit()
     except service.Conflict:
-        db.rollback()
+        rollback_to_reading()
         flash(_("Another phone changed this game first; nothing was restored."), "warning")
         return to_sheet(game)
     except service.GameOver:
-        db.rollback()
+        rollback_to_reading()
         flash(_("The game is over: no more hands, so this one cannot come back."), "warning")
         return to_sheet(game)
     except service.NotRestorable as exc:
-        db.rollback()
+        rollback_to_reading()
         flash(_not_restorable(exc.reason), "warning")
         return to_sheet(game)
     except ValueError:
-        db.rollback()
+        rollback_to_reading()
         flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))

@@ -98,7 +98,7 @@ class HollywoodVariant(GinVariant):
     sheet_template = "games/hollywood/sheet.html"
     hand_template = "games/hollywood/hand.html"
     # Print: the classic three-column sheet; rendered with ``game``, ``sheet``, ``paper``,
-    # ``appendix`` (the sheet) and ``rules``, ``preset_label``, ``players``, ``rows``,
+    # ``appendix`` (the sheet) and ``rules``, ``preset_name``, ``players``, ``rows``,
     # ``paper`` (the blank pad), like the gin ones.
     pdf_template: ClassVar[str] = "pdf/hollywood/sheet.html"
     pad_template: ClassVar[str] = "pdf/hollywood/pad.html"
