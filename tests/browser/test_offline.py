@@ -408,3 +408,43 @@ def test_every_kind_of_game_keeps_a_hand_saved_offline(
     expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
     expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
     assert len(hands(client, game["id"])) == 1
+
+
+def test_offline_the_history_and_a_hands_page_seen_before_still_open(
+    app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
+) -> None:
+    """A dispute about a hand can be settled without a network: the hand's page (its
+    explanation) and the history seen before come from the phone's copy, marked
+    "offline — as of HH:MM"."""
+    client = app.test_client()
+    game = new_game(client)
+    client.post(
+        f"/api/v1/games/{game['id']}/hands",
+        json={"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+    page = open_as_editor(context, live_url, game)
+    urls = [f"{live_url}/g/{game['id']}/history", f"{live_url}/g/{game['id']}/hands/1"]
+    seen: dict[str, tuple[str, str]] = {}
+    for url in urls:
+        page.goto(url)
+        assert page.locator("body").get_attribute("data-served") == "network"
+        expect(page.locator("#netstatus .offline-marker")).to_be_hidden()
+        seen[url] = (page.locator("[data-live-region]").inner_text(), as_of(page))
+    assert "17" in seen[urls[1]][0]  # the knock's points (20 − 3) in the hand's explanation
+
+    context.set_offline(True)
+    for url in urls:
+        # A page of its own for each: a copy from the cache reloads itself when the
+        # browser says it is online again, which could cut the next visit short.
+        page = context.new_page()
+        page.goto(url)
+        assert page.locator("body").get_attribute("data-served") == "cache"
+        expect(page.locator("[data-live-region]")).to_have_text(seen[url][0], use_inner_text=True)
+        expect(page.locator("#netstatus .offline-marker")).to_have_text(
+            TEXTS["en"]["offline"].format(time=seen[url][1])
+        )
+    shot(page, request, "hand-offline")
+    # A page never seen before is not made up: the browser's own error.
+    with pytest.raises(Exception, match=r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
+        page.goto(f"{live_url}/g/{game['id']}/hands/2")

@@ -1,6 +1,8 @@
 /* Scorekeeper's service worker (scope /): keeps the app's own files, and network-first
-   the last copy of each game page and of the home page, so that a game seen before still
-   opens without a network. Never caches a POST, the JSON API or the live sheet.
+   the last copy of each game page seen (the sheet, its history, each hand's page with its
+   explanation, the card-by-card entry form) and of the home page, so that a game seen
+   before still opens without a network, and an argument about a hand can still be
+   settled from its page. Never caches a POST, the JSON API or the live sheet.
 
    A new hand's POST that cannot reach the server (the Wi-Fi dropped while the phone still
    thinks it is online) is not lost: its form data goes where the page keeps hands waiting
@@ -12,7 +14,8 @@ const VERSION = {{ version | tojson }};
 const ASSETS = {{ assets | tojson }};
 const STATIC = "sk-static-" + VERSION;
 const PAGES = "sk-pages-v1";
-const PAGE = /^\/(g\/[A-Za-z0-9_-]{1,64})?$/;
+const KEEP_PAGES = 300;  // the newest copies kept; older ones make room
+const PAGE = /^\/(g\/[A-Za-z0-9_-]{1,64}(\/history|\/hands\/(new|[0-9]{1,5}))?)?$/;
 const NEW_HAND = /^\/g\/([A-Za-z0-9_-]{1,64})\/hands(\/new)?$/;
 
 self.addEventListener("install", (event) => {
@@ -66,7 +69,10 @@ async function networkFirst(request, url) {
     const response = await fetch(request);
     const type = response.headers.get("Content-Type") || "";
     if (response.ok && response.type === "basic" && !response.redirected && type.startsWith("text/html")) {
+      await cache.delete(key);  // put back last: the newest copies are the last keys
       await cache.put(key, response.clone());
+      const keys = await cache.keys();
+      await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k)));
     }
     return response;
   } catch (error) {
