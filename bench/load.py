@@ -8,9 +8,13 @@ hands entered while other phones print PDFs and load sheets.
                          [--print-seconds 8]
                          [--only hands|printing]
 
-Prints throughput, p50/p99 latency, errors, lost hands (checked in the database after
-the run) and the ratio of a hand submission's p50 to the bare route's p50.
-Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands.
+Prints, for the bare route and for hands on each database: a single phone's p50 (one
+request at a time, no queue), then with ``--clients`` phones at once the throughput,
+p50/p99 latency, errors, lost hands (checked in the database after the run), the ratio
+of a hand's p50 to the bare route's, and the server's CPU time per request (gunicorn's
+processes; on PostgreSQL the database server's processes too, read from /proc).
+Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands;
+aim (issue 13): a hand's p50 ≤ 3× the bare route's.
 
 Printing: ``--phones`` phones enter hands (with a short pause between hands, as a
 table does), alone ("quiet") and while ``--printers`` phones download a 40-hand
