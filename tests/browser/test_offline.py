@@ -60,6 +60,14 @@ def new_game(client: FlaskClient, rules: Any = "russian") -> dict[str, Any]:
     return game
 
 
+def api_hand(client: FlaskClient, game: dict[str, Any], **body: Any) -> Any:
+    """Another phone at the table saves a hand through the API."""
+    return client.post(
+        f"/api/v1/games/{game['id']}/hands", json=body,
+        headers={"X-Edit-Secret": game["edit_secret"]},
+    )
+
+
 def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
     data = client.get(f"/api/v1/games/{game_id}").get_json()
     return [h["inputs"] for h in data["hands"]]
@@ -215,11 +223,7 @@ def test_a_hand_refused_after_another_phone_changed_the_game_is_kept(
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
 
     # Meanwhile the other phone at the table saves a hand: Bob goes gin against 10.
-    other = client.post(
-        f"/api/v1/games/{game['id']}/hands",
-        json={"outcome": "gin", "knocker": 1, "defender_deadwood": 10},
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
+    other = api_hand(client, game, outcome="gin", knocker=1, defender_deadwood=10)
     assert other.status_code == 201
 
     context.set_offline(False)
@@ -262,11 +266,7 @@ def test_a_refused_hand_sent_again_goes_in_once(app: Flask, live_url: str, conte
     page = open_as_editor(context, live_url, game)
     context.set_offline(True)
     fill_knock(page, 0, 3, 20)
-    client.post(
-        f"/api/v1/games/{game['id']}/hands",
-        json={"outcome": "gin", "knocker": 1, "defender_deadwood": 10},
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
+    api_hand(client, game, outcome="gin", knocker=1, defender_deadwood=10)
     context.set_offline(False)
     kept = page.locator("#netstatus .kept-hand")
     expect(kept).to_have_count(1, timeout=10_000)
@@ -286,11 +286,7 @@ def test_a_refused_hand_can_be_discarded(app: Flask, live_url: str, context: Any
     context.set_offline(True)
     fill_knock(page, 0, 3, 20)
     # Meanwhile the game is ended from the other phone: Ann's gin against 40 (25 + 40).
-    ended = client.post(
-        f"/api/v1/games/{game['id']}/hands",
-        json={"outcome": "gin", "knocker": 0, "defender_deadwood": 40},
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
+    ended = api_hand(client, game, outcome="gin", knocker=0, defender_deadwood=40)
     assert ended.status_code == 201
     context.set_offline(False)
     kept = page.locator("#netstatus .kept-hand")
@@ -335,11 +331,7 @@ def test_offline_a_game_seen_before_shows_its_last_sheet(
     lang = request.node.callspec.params["context"]
     client = app.test_client()
     game = new_game(client)
-    client.post(
-        f"/api/v1/games/{game['id']}/hands",
-        json={"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
     page = open_as_editor(context, live_url, game)
     expect(page.locator("#netstatus .offline-marker")).to_be_hidden()
     seen = as_of(page)
@@ -418,11 +410,7 @@ def test_offline_the_history_and_a_hands_page_seen_before_still_open(
     "offline — as of HH:MM"."""
     client = app.test_client()
     game = new_game(client)
-    client.post(
-        f"/api/v1/games/{game['id']}/hands",
-        json={"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
     page = open_as_editor(context, live_url, game)
     urls = [f"{live_url}/g/{game['id']}/history", f"{live_url}/g/{game['id']}/hands/1"]
     seen: dict[str, tuple[str, str]] = {}
