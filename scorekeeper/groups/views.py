@@ -9,7 +9,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..games import access
 from ..games.forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group, Payment
@@ -175,7 +175,7 @@ def settings(group_id: str) -> Response:
     form = _settings_form(group)
     read = _read_group_form(form) if form.validate_on_submit() else None
     if read is None:
-        db.rollback()
+        rollback_to_reading()
         errors = [str(e) for f in form for e in f.errors]
         flash(" ".join(errors) or _("Nothing was changed."), "warning")
         return _to_page(group, "#settings")
@@ -254,7 +254,7 @@ def add_game(group_id: str) -> Response:
     access.require_edit(group)
     form = _add_form(group)
     if not form.validate_on_submit():
-        db.rollback()
+        rollback_to_reading()
         flash(_("Choose one of your games that is in no group yet."), "warning")
         return _to_page(group, "#games")
     game = db.get(Game, form.game.data)
@@ -320,6 +320,6 @@ def set_pin(group_id: str) -> Response:
         db.commit()
         flash(_("PIN set. Another phone can open the group and change it."))
         return _to_page(group)
-    db.rollback()
+    rollback_to_reading()
     flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
     return _to_page(group)
