@@ -113,8 +113,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise ApiError(
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
-        stored = service.lock_row(db, game_id) or abort(404)
-        db.rollback()
+        stored = db.get(Game, game_id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
     return jsonify(game_json(game, hands=False) | {"hand": number}), 201 if new else 200
 

@@ -137,8 +137,9 @@ def add_hand(
     looking it up then: a retry is rare, and a hand saves a query.
 
     The hand, its key, its history entry and the game's new version are written by
-    four prepared statements, not the ORM's unit of work (which cost a hand's request
-    more than everything else together); ``game`` is brought up to date in memory.
+    prepared statements (``_write_statements``: one on PostgreSQL), not the ORM's unit
+    of work, which cost a hand's request more than everything else together; ``game``
+    is brought up to date in memory.
     """
     try:
         check_version(game, version)
