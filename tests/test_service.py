@@ -159,3 +159,39 @@ def _rules(app: Flask, game_id: str) -> dict[str, Any]:
         game = get_session().get(Game, game_id)
         assert game is not None
         return dict(game.rules)
+
+
+def test_the_api_takes_the_hand_that_ends_a_game_and_refuses_the_next(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Classic rules (target 100, no bonuses): two knocks of 60 − 2 = 58 end the game at
+    116. The API replays the game once with the new hand last, and again without it only
+    when the game is over with it: the answers must still be exactly right."""
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    url = f"/api/v1/games/{created['id']}/hands"
+    knock = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 60}
+
+    def send(key: str) -> Any:
+        return client.post(url, json=knock, headers={
+            "X-Edit-Secret": created["edit_secret"], "Idempotency-Key": key})
+
+    first, ending = send("one"), send("two")
+    assert (first.status_code, ending.status_code) == (201, 201)
+    assert first.get_json() | {"id": None, "created_at": None} == first.get_json() | {
+        "id": None, "created_at": None, "hand": 1, "version": 1, "totals": [58, 0],
+        "boxes": [1, 0], "needs": [42, 100], "finished": False, "winner": None,
+        "settlement": None}
+    answer = ending.get_json()
+    assert (answer["hand"], answer["version"], answer["totals"], answer["boxes"]) == (
+        2, 2, [116, 0], [2, 0])
+    assert (answer["finished"], answer["winner"], answer["needs"]) == (True, 0, [0, 100])
+    assert (answer["settlement"]["finals"], answer["settlement"]["margin"]) == ([116, 0], 116)
+
+    refused = send("three")
+    assert refused.status_code == 409
+    assert refused.get_json()["errors"] == [
+        {"where": "game", "message": "the game is over: no more hands"}]
+    retried = send("two")  # the ending hand's request again, after the game ended
+    assert retried.status_code == 200
+    assert (retried.get_json()["hand"], retried.get_json()["totals"]) == (2, [116, 0])
+    assert [number for number, _inputs in stored(app, created["id"])["hands"]] == [1, 2]

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Response, abort, jsonify, request, url_for
@@ -14,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from ..db import get_session
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
-from ..models import Game, GameData, Group
+from ..models import Game, GameData, Group, HandRow
 from ..records import payments_of
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from ..variants import VARIANTS, variant_for
@@ -92,15 +93,19 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+    # The game replayed with the new hand last: the answer's totals, and (usually) all
+    # the end-of-game check needs. A game never stops being over when a hand is added,
+    # so a game still going with the new hand was going without it too; only a game
+    # that is over with it is replayed again without it, to see whether it was over
+    # already. One replay a hand instead of two, except the hand that ends a game.
+    played = variant.sheet(replace(game, hands=[*game.hands, HandRow(len(game.hands) + 1, inputs)]))
+
+    def over_before(g: GameData) -> bool:
+        return bool(played.finished) and bool(variant.sheet(g).finished)
+
     try:
         number, new = service.add_hand(
-            db,
-            game,
-            inputs,
-            token=key,
-            version=None,
-            by="API",
-            finished=lambda g: bool(variant.sheet(g).finished),
+            db, game, inputs, token=key, version=None, by="API", finished=over_before
         )
         db.commit()
     except service.GameOver:
@@ -115,7 +120,8 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             ) from None
         stored = db.get(Game, game_id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
-    return jsonify(game_json(game, hands=False) | {"hand": number}), 201 if new else 200
+    answer = game_json(game, played if new else None, hands=False)
+    return jsonify(answer | {"hand": number}), 201 if new else 200
 
 
 def _group_for(body: dict[str, Any]) -> Group | None:
