@@ -515,3 +515,51 @@ def test_the_head_to_head_picture_has_one_bar_per_pair_longest_lead_first(
         "Cid +46",
     ]
     assert svg.find(f"{ns}desc") is not None
+
+
+def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClient) -> None:
+    """A group without a stake of its own, three games with stakes of their own, each won
+    50 – 0 (classic to 50, no bonuses: one knock of 52 − 2): Ann wins for 0.10 EUR a point
+    (Bob pays 5.00 €), Bob wins for 10 IRR (Ann pays 500 ﷼), Bob wins for 0.02 EUR (Ann
+    pays 1.00 €). The balances are in the first staked game's currency, EUR: Ann +4.00,
+    Bob −4.00; the IRR game keeps its own payment but is left out of them (adding 500
+    rials to euros made Ann −496 "something" before)."""
+    group = api(client, "/groups", {"name": "Couch", "players": ["Ann", "Bob"]})
+    secret = group["edit_secret"]
+    for stake, currency, winner in (("0.10", "EUR", 0), ("10", "IRR", 1), ("0.02", "EUR", 1)):
+        game = api(client, "/games", {"rules": {"preset": "classic", "target": 50},
+                                      "players": ["Ann", "Bob"], "group": group["id"],
+                                      "stake": stake, "currency": currency}, secret)
+        play(client, game, [knock(winner, 2, 52)])
+    data = client.get(f"/api/v1/groups/{group['id']}").get_json()
+    assert (data["currency"], data["balance_currency"]) == (None, "EUR")
+    assert data["balances"] == {"Ann": "4.00", "Bob": "-4.00"}
+    assert data["settle_up"] == [{"from": "Bob", "to": "Ann", "amount": "4.00", "currency": "EUR"}]
+    rials = next(game for game in data["games"] if game["currency"] == "IRR")
+    assert rials["payments"] == [{"from": "Ann", "to": "Bob", "amount": "500", "currency": "IRR"}]
+
+    page = " ".join(client.get(f"/groups/{group['id']}").get_data(as_text=True).split())
+    assert '<td class="num balance">+4.00 €</td>' in page
+    assert '<td class="num balance">-4.00 €</td>' in page
+    assert "Bob pays Ann 4.00 €" in page
+    assert "Games played for IRR are not in these balances: they add up EUR only." in page
+
+    client.get(group["edit_url"])  # this browser may now edit the group
+    paid = client.post(f"/groups/{group['id']}/payments", data={
+        "payment-payer": "Bob", "payment-payee": "Ann", "payment-amount": "4",
+        "payment-paid_on": "2026-12-01"})
+    assert paid.status_code == 302
+    data = client.get(f"/api/v1/groups/{group['id']}").get_json()
+    assert data["payments"][0]["currency"] == "EUR"
+    assert (data["balances"], data["settle_up"]) == ({"Ann": "0.00", "Bob": "0.00"}, [])
+
+
+def test_russian_head_to_head_names_the_pair_with_a_dash(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    """«Ann против Bob» reads wrong in Russian: after «против» a name takes the genitive
+    («против Боба»), which a name typed at the table cannot; a dash reads right."""
+    html = client.get(f"/groups/{friday['group']['id']}",
+                      headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert '<th scope="row">Ann — Bob</th>' in html
+    assert "против" not in html

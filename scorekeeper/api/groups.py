@@ -119,7 +119,8 @@ def group_json(shown: GroupView) -> dict[str, Any]:
             for p in st.pairs
         ],
         "balances": {name: str(amount) for name, amount in shown.balances.items()},
-        "settle_up": [_payment(p, group.currency) for p in shown.settle_up],
+        "balance_currency": shown.currency,
+        "settle_up": [_payment(p, shown.currency) for p in shown.settle_up],
         "payments": [
             {
                 "from": p.payer,

@@ -30,7 +30,9 @@ class GroupView:
     standings: Standings  # over the games the filter keeps
     balances: dict[str, Decimal]
     settle_up: tuple[Payment, ...]
-    game_payments: dict[str, list[Payment]]  # by game id
+    game_payments: dict[str, list[Payment]]  # by game id, each in its game's currency
+    currency: str | None  # the balances' currency (``balance_currency``)
+    left_out: tuple[str, ...]  # other currencies the group's games were played for
 
 
 def load_group(db: Session, group_id: str) -> Group:
@@ -103,13 +105,15 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
         if (not kind or game.variant == kind)
         and (since is None or _aware(game.created_at) >= since)
     ]
-    owed_by_game = {game.id: _counted_payments(group, game, record) for game, record in games}
+    currency = balance_currency(group, listed)
+    owed_by_game = {game.id: payments_of(game, record) for game, record in games}
     owed = group_balances(
         group.players,
-        (p for payments in owed_by_game.values() for p in payments),
-        group.payments,
-        group.currency,
+        (p for game in listed if _counts(game.currency, currency) for p in owed_by_game[game.id]),
+        (row for row in group.payments if _counts(row.currency, currency)),
+        currency,
     )
+    left_out = {game.currency for game in listed if game.stake and game.currency} - {currency}
     return GroupView(
         group=group,
         games=tuple(games),
@@ -117,15 +121,25 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
         balances=owed,
         settle_up=tuple(settle_group(owed)),
         game_payments=owed_by_game,
+        currency=currency,
+        left_out=tuple(sorted(c for c in left_out if c is not None)),
     )
 
 
-def _counted_payments(group: Group, game: Game, record: GameRecord) -> list[Payment]:
-    """A game's payments, when they are in the group's currency (balances add one
-    currency only)."""
-    if game.currency and group.currency and game.currency != group.currency:
-        return []
-    return payments_of(game, record)
+def balance_currency(group: Group, games: Sequence[Game]) -> str | None:
+    """The one currency a group's balances add up (RULES.md §9): the group's own, else
+    that of its first game played for a stake (``games`` newest first, as
+    ``group_games`` lists them). Games and payments in another currency are left out
+    of the balances: 2.50 EUR and 100 IRR do not add up to anything."""
+    if group.currency:
+        return group.currency
+    staked = [game.currency for game in reversed(games) if game.stake and game.currency]
+    return staked[0] if staked else None
+
+
+def _counts(currency: str | None, balances_in: str | None) -> bool:
+    """Whether an amount in ``currency`` moves balances kept in ``balances_in``."""
+    return currency is None or balances_in is None or currency == balances_in
 
 
 def _aware(moment: datetime) -> datetime:

@@ -209,8 +209,9 @@ def record_payment(group_id: str) -> Response:
         if form.payer.data == form.payee.data:
             form.payee.errors = [_("Somebody pays somebody else.")]
         else:
+            currency = service.balance_currency(group, service.group_games(db, group))
             try:
-                amount = service.parse_amount(form.amount.data, group.currency)
+                amount = service.parse_amount(form.amount.data, currency)
             except StakeError:
                 form.amount.errors = [_("An amount is a number more than 0, like 2.50.")]
             else:
@@ -220,7 +221,7 @@ def record_payment(group_id: str) -> Response:
                         payer=form.payer.data,
                         payee=form.payee.data,
                         amount=str(amount),
-                        currency=group.currency,
+                        currency=currency,
                         paid_on=form.paid_on.data,
                     )
                 )
