@@ -15,6 +15,7 @@ Friday (Ann, Bob, Cid), stake 0.01 EUR per point.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -545,6 +546,11 @@ def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClien
     assert "Games played for IRR are not in these balances: they add up EUR only." in page
 
     client.get(group["edit_url"])  # this browser may now edit the group
+    form = " ".join(client.get(f"/groups/{group['id']}").get_data(as_text=True).split())
+    # The payment form starts as the first payment "settle up" suggests.
+    assert '<option selected value="Bob">Bob</option>' in form.split('name="payment-payer"')[1]
+    assert '<option selected value="Ann">Ann</option>' in form.split('name="payment-payee"')[1]
+    assert re.search(r"<input[^>]*name=\"payment-amount\"[^>]*value=\"4.00\"", form)
     paid = client.post(f"/groups/{group['id']}/payments", data={
         "payment-payer": "Bob", "payment-payee": "Ann", "payment-amount": "4",
         "payment-paid_on": "2026-12-01"})

@@ -100,7 +100,13 @@ def page(group_id: str) -> Response:
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
     service.keep_summaries(db)
-    return _render_page(group, shown, filters, _payment_form(group))
+    form = _payment_form(group)
+    if shown.settle_up:  # the form starts as the first payment "settle up" suggests
+        first = shown.settle_up[0]
+        form.payer.data, form.payee.data, form.amount.data = first.payer, first.payee, str(
+            first.amount
+        )
+    return _render_page(group, shown, filters, form)
 
 
 def _render_page(
