@@ -508,7 +508,28 @@
     }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
   }
 
+  // --- times in the phone's own clock ------------------------------------------------
+  // The server writes UTC (it cannot know where the phone is); a <time data-local> is
+  // rewritten as the phone's date and time, in the page's language, with the Latin
+  // digits and the calendar the rest of the app uses. Its title keeps the UTC text.
+  function localTimes() {
+    if (!window.Intl || !Intl.DateTimeFormat) return;
+    var lang = (document.documentElement.lang || "en") + "-u-ca-gregory-nu-latn";
+    var format;
+    try {
+      format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+    } catch (e) { return; }
+    Array.prototype.forEach.call(document.querySelectorAll("time[data-local]"), function (el) {
+      var when = new Date(el.getAttribute("datetime"));
+      if (isNaN(when) || el.dataset.shown === el.getAttribute("datetime")) return;
+      el.title = el.textContent;
+      el.textContent = format.format(when);
+      el.dataset.shown = el.getAttribute("datetime");
+    });
+  }
+
   // --- start ------------------------------------------------------------------------
+  localTimes();
   showOffline();
   window.addEventListener("offline", showOffline);
   var typed = false;
@@ -516,6 +537,7 @@
   document.addEventListener("scorekeeper:live", function () {
     queueForms().forEach(setUpQueue);
     renewUsedTokens();
+    localTimes();
   });
   window.addEventListener("online", function () {
     showOffline();
