@@ -70,7 +70,7 @@ def test_target_150_by_default(client: FlaskClient) -> None:
     game = new_oklahoma(client)
     assert state(client, game)["rules"]["target"] == 150
     assert "Target 150" in client.get(f"/g/{game}").get_data(as_text=True)
-    usual = new_oklahoma(client, "")  # "the usual rules of the game chosen above"
+    usual = new_oklahoma(client, "")  # "the usual rules of this game"
     assert state(client, usual)["rules"]["target"] == 150
 
 

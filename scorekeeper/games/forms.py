@@ -44,7 +44,7 @@ class NewGameForm(FlaskForm):
         _l("Rules"),
         choices=_choices(
             [
-                ("", _l("The usual rules of the game chosen above")),
+                ("", _l("The usual rules of this game")),
                 ("classic", _l("Classic: gin 20, undercut 10, no bonuses")),
                 ("russian", _l("Russian: gin 25, undercut 25, game 100, box 25, shutout doubles")),
                 ("pagat", _l("Pagat: gin 20, undercut 10, game 100, box 20, shutout +100")),

@@ -22,7 +22,7 @@ PAD_ROWS = (5, 200)
 # is the usual rules of the game chosen, as on the new-game page.
 USUAL = ""
 PAD_PRESETS = {
-    USUAL: _l("The usual rules of the game chosen above"),
+    USUAL: _l("The usual rules of this game"),
     **{key: name for key, name in PRESET_NAMES.items() if key != "custom"},
 }
 
