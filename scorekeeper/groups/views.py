@@ -103,9 +103,8 @@ def page(group_id: str) -> Response:
     form = _payment_form(group)
     if shown.settle_up:  # the form starts as the first payment "settle up" suggests
         first = shown.settle_up[0]
-        form.payer.data, form.payee.data, form.amount.data = first.payer, first.payee, str(
-            first.amount
-        )
+        form.payer.data, form.payee.data = first.payer, first.payee
+        form.amount.data = str(first.amount)
     return _render_page(group, shown, filters, form)
 
 
