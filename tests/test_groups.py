@@ -224,13 +224,13 @@ def test_the_group_page_shows_standings_balances_and_settle_up(
     assert cell("standings", "Bob", "wins") == "2"
     assert cell("standings", "Ann", "margins") == "-43"
     assert cell("standings-hands", "Bob", "gins") == "2"
-    assert cell("balances", "Cid", "balance") == "+1.71 €"
-    assert cell("balances", "Ann", "balance") == "-0.08 €"
+    assert cell("balances", "Cid", "balance") == "+€1.71"
+    assert cell("balances", "Ann", "balance") == "-€0.08"
     settle = re.search(r'<div class="settle-up">(.*?)</div>', html, re.S)
     assert settle
     assert re.findall(r"<li>(.*?)</li>", settle.group(1)) == [
-        "Bob pays Cid 1.63 €",
-        "Ann pays Cid 0.08 €",
+        "Bob pays Cid €1.63",
+        "Ann pays Cid €0.08",
     ]
 
 
@@ -521,8 +521,8 @@ def test_the_head_to_head_picture_has_one_bar_per_pair_longest_lead_first(
 def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClient) -> None:
     """A group without a stake of its own, three games with stakes of their own, each won
     50 – 0 (classic to 50, no bonuses: one knock of 52 − 2): Ann wins for 0.10 EUR a point
-    (Bob pays 5.00 €), Bob wins for 10 IRR (Ann pays 500 ﷼), Bob wins for 0.02 EUR (Ann
-    pays 1.00 €). The balances are in the first staked game's currency, EUR: Ann +4.00,
+    (Bob pays €5.00), Bob wins for 10 IRR (Ann pays IRR 500), Bob wins for 0.02 EUR (Ann
+    pays €1.00). The balances are in the first staked game's currency, EUR: Ann +4.00,
     Bob −4.00; the IRR game keeps its own payment but is left out of them (adding 500
     rials to euros made Ann −496 "something" before)."""
     group = api(client, "/groups", {"name": "Couch", "players": ["Ann", "Bob"]})
@@ -540,9 +540,9 @@ def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClien
     assert rials["payments"] == [{"from": "Ann", "to": "Bob", "amount": "500", "currency": "IRR"}]
 
     page = " ".join(client.get(f"/groups/{group['id']}").get_data(as_text=True).split())
-    assert '<td class="num balance">+4.00 €</td>' in page
-    assert '<td class="num balance">-4.00 €</td>' in page
-    assert "Bob pays Ann 4.00 €" in page
+    assert '<td class="num balance">+€4.00</td>' in page
+    assert '<td class="num balance">-€4.00</td>' in page
+    assert "Bob pays Ann €4.00" in page
     assert "Games played for IRR are not in these balances: they add up EUR only." in page
 
     client.get(group["edit_url"])  # this browser may now edit the group

@@ -403,3 +403,28 @@ def test_plurals_read_as_a_speaker_says_them(app: Any, lang: str) -> None:
             plural = plurals[singular]
             said = [ngettext(singular, plural, n) for n in (1, 2, 3, 5, 11, 21, 22, 25)]
             assert said == expected, singular
+
+
+@pytest.mark.parametrize(
+    ("lang", "written"),
+    [
+        ("en", ["€0.005", "€1.50", "IRR 500", "-€4.00", "+€1.71", "1 234,50 ₽"]),
+        ("ru", ["0,005 €", "1,50 €", "500 IRR", "-4,00 €", "+1,71 €", "1 234,50 ₽"]),
+        ("fa", ["\u200e€ 0.005", "\u200e€ 1.50", "\u200eریال 500", "-\u200e€ 4.00",
+                "+\u200e€ 1.71", "1 234,50 ₽"]),
+    ],
+)
+def test_money_is_written_as_each_language_writes_it(
+    app: Any, lang: str, written: list[str]
+) -> None:
+    """CLDR's ways (symbol before or after, decimal comma in Russian), Latin digits
+    everywhere, and never rounded: a stake of half a cent a point is 0.005, where it
+    used to show as 0.01. (The last amount is rubles in Russian, for the grouping.)"""
+    from scorekeeper.groups import money
+
+    with app.test_request_context(headers={"Accept-Language": lang}):
+        shown = [money("0.005", "EUR"), money("1.5", "EUR"), money("500", "IRR"),
+                 money("-4", "EUR", signed=True), money("1.71", "EUR", signed=True)]
+    with app.test_request_context(headers={"Accept-Language": "ru"}):
+        shown.append(money("1234.5", "RUB"))
+    assert [text.replace("\u00a0", " ") for text in shown] == written
