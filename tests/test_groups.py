@@ -569,3 +569,19 @@ def test_russian_head_to_head_names_the_pair_with_a_dash(
                       headers={"Accept-Language": "ru"}).get_data(as_text=True)
     assert '<th scope="row">Ann — Bob</th>' in html
     assert "против" not in html
+
+
+def test_a_russian_page_starts_the_payment_with_a_decimal_comma(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    """Settle up's first payment is Bob → Cid 1.63 € (see the module's docstring); a
+    Russian page offers it as «1,63», as a Russian player types it, and takes it back."""
+    group = friday["group"]["id"]
+    html = client.get(f"/groups/{group}", headers={"Accept-Language": "ru"}).get_data(as_text=True)
+    assert re.search(r'<input[^>]*name="payment-amount"[^>]*value="1,63"', html)
+    paid = client.post(f"/groups/{group}/payments", headers={"Accept-Language": "ru"}, data={
+        "payment-payer": "Bob", "payment-payee": "Cid", "payment-amount": "1,63",
+        "payment-paid_on": "2026-12-01"})
+    assert paid.status_code == 302
+    balances = client.get(f"/api/v1/groups/{group}").get_json()["balances"]
+    assert balances == {"Ann": "-0.08", "Bob": "0.00", "Cid": "0.08"}

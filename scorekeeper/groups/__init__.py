@@ -43,3 +43,12 @@ def money(amount: object, currency: str | None = None, *, signed: bool = False) 
         text = format_decimal(value, "#,##0" + digits, locale=locale,
                               decimal_quantization=False, numbering_system="latn")
     return f"+{text}" if signed and value > 0 else text
+
+
+def typed_amount(amount: Decimal, currency: str | None) -> str:
+    """An amount as a player of the page's language would type it into a form: the
+    currency's minor unit, the language's decimal mark, no grouping (``1,63`` on a
+    Russian page; ``parse_stake`` reads a comma or a point)."""
+    places = minor_unit(currency)
+    return format_decimal(amount, "0." + "0" * places if places else "0",
+                          locale=get_locale() or Locale("en"), numbering_system="latn")

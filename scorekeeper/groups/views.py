@@ -15,7 +15,7 @@ from ..games.forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group, Payment
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
-from . import bp, service
+from . import bp, service, typed_amount
 from .charts import balance_chart, head_to_head_chart
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
 
@@ -104,7 +104,7 @@ def page(group_id: str) -> Response:
     if shown.settle_up:  # the form starts as the first payment "settle up" suggests
         first = shown.settle_up[0]
         form.payer.data, form.payee.data = first.payer, first.payee
-        form.amount.data = str(first.amount)
+        form.amount.data = typed_amount(first.amount, shown.currency)
     return _render_page(group, shown, filters, form)
 
 
