@@ -29,7 +29,7 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
             "knocker": None,
             "knocker_deadwood": None,
             "defender_deadwood": None,
-            "upcard": (form.upcard.data or "").strip() or None,
+            "upcard": _upcard(form),
         }
     missing = False
     if form.knocker.data in (None, "", "None"):
@@ -53,8 +53,13 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
         "knocker": int(form.knocker.data),
         "knocker_deadwood": form.knocker_deadwood.data or 0,
         "defender_deadwood": form.defender_deadwood.data,
-        "upcard": (form.upcard.data or "").strip() or None,
+        "upcard": _upcard(form),
     }
+
+
+def _upcard(form: QuickHandForm) -> str | None:
+    """The upcard as stored (``7S``), checked to be one card by its field."""
+    return str(form.upcard.card) if form.upcard.card is not None else None
 
 
 def fill_quick(form: QuickHandForm, inputs: Mapping[str, Any]) -> None:

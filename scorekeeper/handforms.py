@@ -32,7 +32,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, StopValidation
+from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
 from .i18n import say, translate
 from .models import new_token
@@ -51,6 +51,25 @@ _ARROW = re.compile(r"\s*(?:->|=>|>|→|\bonto\b|\bon\b)\s*", re.IGNORECASE)
 # separated like melds.
 STOCK_RAN_OUT = "none"
 _GROUP_SEPARATORS = re.compile(r"[\n;|]+")
+
+
+class WholeNumberField(IntegerField):
+    """A whole number, as ``IntegerField``, that survives any length of digits.
+
+    WTForms' ``NumberRange`` checks a value with ``math.isnan``, which turns it into a
+    float: a 400-digit number typed into a score field raised ``OverflowError`` (a 500
+    page instead of "must be between 0 and 200"). A number that long can only ever be
+    out of range, so it is kept as the largest value a float holds exactly; every form
+    gives these fields a ``NumberRange``, which then refuses it at the field."""
+
+    BEYOND = 2**53
+    data: int | None
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        """Parse as ``IntegerField`` does, then bring a huge value down to ``BEYOND``."""
+        super().process_formdata(valuelist)
+        if isinstance(self.data, int) and abs(self.data) > self.BEYOND:
+            self.data = self.BEYOND if self.data > 0 else -self.BEYOND
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
@@ -339,13 +358,13 @@ class QuickHandForm(HandMeta):
         validators=[InputRequired()],
     )
     knocker = RadioField(_l("Who went out"), choices=[], validators=[Optional()])
-    knocker_deadwood = IntegerField(
+    knocker_deadwood = WholeNumberField(
         _l("Knocker's deadwood"), validators=[Optional(), NumberRange(0, 200)]
     )
-    defender_deadwood = IntegerField(
+    defender_deadwood = WholeNumberField(
         _l("Defender's deadwood after layoffs"), validators=[Optional(), NumberRange(0, 200)]
     )
-    upcard = StringField(_l("Upcard"), validators=[Optional(), Length(max=10)])
+    upcard = UpcardField(_l("Upcard"))
 
 
 class CombinationsField(TextAreaField):

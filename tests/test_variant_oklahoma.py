@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from html import unescape
 from typing import Any
 
 import pytest
@@ -277,3 +278,22 @@ def test_the_blank_oklahoma_pad_prints_its_rules(client: FlaskClient) -> None:
     assert "Players: Ann · Bob Date:" in lines
     numbers = [line for line in lines if line.isdigit()]
     assert numbers == [str(n) for n in range(1, 13)]  # the twelve rows asked for
+
+
+def test_a_mistyped_upcard_is_refused_at_its_field_and_a_good_one_stored_plainly(
+    client: FlaskClient,
+) -> None:
+    """The quick form's upcard used to be free text that only the engine read: a typo
+    ("7X") was a 500 page, two cards ("7H 8H") were saved as the upcard, and "10♥" was
+    stored as typed. It is read like the card form's upcard now."""
+    game = new_oklahoma(client)
+    typo = hand(client, game, "7X", k=3, d=20)
+    assert typo.status_code == 422
+    page = unescape(typo.get_data(as_text=True))
+    assert "'7X' is not a card" in page and 'value="7X"' in page
+    two = hand(client, game, "7H 8H", k=3, d=20)
+    assert two.status_code == 422
+    assert "The upcard is one card." in two.get_data(as_text=True)
+    assert state(client, game)["hands"] == []
+    assert hand(client, game, "10♥", k=3, d=20).status_code == 302
+    assert state(client, game)["hands"][0]["inputs"]["upcard"] == "TH"

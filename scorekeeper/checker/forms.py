@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import IntegerField, SelectChoice, SelectField
+from wtforms import SelectChoice, SelectField
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import GinCardsForm
+from ..handforms import GinCardsForm, WholeNumberField
 from ..i18n import say
 from ..scoring.errors import HandError
 from ..scoring.rules import Rules, RulesError, rules_from_spec
@@ -29,8 +29,8 @@ TIE_CHOICES = [
 OVERRIDES = ("knock_limit", "gin_bonus", "undercut_bonus")
 
 
-def _bonus(label: Any, high: int = 10000) -> IntegerField:
-    return IntegerField(label, validators=[Optional(), NumberRange(0, high)])
+def _bonus(label: Any, high: int = 10000) -> WholeNumberField:
+    return WholeNumberField(label, validators=[Optional(), NumberRange(0, high)])
 
 
 class CheckForm(GinCardsForm):

@@ -9,13 +9,14 @@ from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
     HiddenField,
-    IntegerField,
     RadioField,
     SelectChoice,
     SelectField,
     StringField,
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+
+from ..handforms import WholeNumberField
 
 NAME_MAX = 40
 
@@ -28,8 +29,8 @@ class EmptyForm(FlaskForm):
     """A button-only POST (undo, rematch, language) still carries CSRF."""
 
 
-def _optional_int(label: Any, low: int = 0, high: int = 10000) -> IntegerField:
-    return IntegerField(label, validators=[Optional(), NumberRange(low, high)])
+def _optional_int(label: Any, low: int = 0, high: int = 10000) -> WholeNumberField:
+    return WholeNumberField(label, validators=[Optional(), NumberRange(low, high)])
 
 
 class NewGameForm(FlaskForm):

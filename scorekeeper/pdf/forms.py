@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import Form, IntegerField, SelectChoice, SelectField, StringField
+from wtforms import Form, SelectChoice, SelectField, StringField
 from wtforms.validators import AnyOf, Length, NumberRange, Optional
 
 from ..games.forms import NAME_MAX
+from ..handforms import WholeNumberField
 from ..i18n import PRESET_NAMES
 
 # CSS ``@page`` sizes, keyed by what a link says.
@@ -71,7 +72,7 @@ class SheetOptions(Form):
 class PadForm(Form):
     """A blank pad: rows, rules preset, paper, and (optionally) the players' names."""
 
-    rows = IntegerField(
+    rows = WholeNumberField(
         _l("Rows"),
         default=30,
         validators=[

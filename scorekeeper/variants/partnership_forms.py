@@ -14,10 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import FormField, IntegerField, RadioField, SelectChoice
+from wtforms import FormField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import GinCardsForm, HandMeta, QuickHandForm
+from ..handforms import GinCardsForm, HandMeta, QuickHandForm, WholeNumberField
 
 DEAD = "dead"
 
@@ -44,10 +44,10 @@ class TableCardsForm(GinCardsForm):
         default="knock",
         validators=[Optional()],
     )
-    knocker_deadwood = IntegerField(
+    knocker_deadwood = WholeNumberField(
         _l("Knocker's deadwood"), validators=[Optional(), NumberRange(0, 200)]
     )
-    defender_deadwood = IntegerField(
+    defender_deadwood = WholeNumberField(
         _l("Defender's deadwood after layoffs"), validators=[Optional(), NumberRange(0, 200)]
     )
 

@@ -13,10 +13,17 @@ from typing import Any
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
-from wtforms import FieldList, Form, FormField, IntegerField, RadioField, SelectChoice
+from wtforms import FieldList, Form, FormField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField, HandMeta
+from ..handforms import (
+    STOCK_RAN_OUT,
+    CardsField,
+    CombinationsField,
+    DiscardField,
+    HandMeta,
+    WholeNumberField,
+)
 from ..i18n import say
 
 SEATS = 4
@@ -26,8 +33,8 @@ POINTS_MAX = 1000
 class QuickPlayerForm(Form):
     """One player's typed totals: the value of his combinations and of his other cards."""
 
-    plus = IntegerField(_l("Plus"), [Optional(), NumberRange(0, POINTS_MAX)])
-    minus = IntegerField(_l("Minus"), [Optional(), NumberRange(0, POINTS_MAX)])
+    plus = WholeNumberField(_l("Plus"), [Optional(), NumberRange(0, POINTS_MAX)])
+    minus = WholeNumberField(_l("Minus"), [Optional(), NumberRange(0, POINTS_MAX)])
 
 
 class CardPlayerForm(Form):
