@@ -427,3 +427,119 @@ def test_a_number_too_long_for_a_float_is_refused_at_its_field(
     assert response.status_code in (200, 400, 422)  # the form again, nothing saved
     assert HUGE in response.get_data(as_text=True)  # what was typed is kept
     assert message in response.get_data(as_text=True)
+
+
+# -- groups, pads, sheet options and the other kinds of game's forms ----------------------
+
+
+def group_counts(app: Flask) -> tuple[int, ...]:
+    from scorekeeper.models import Group, Payment
+
+    with app.app_context():
+        db = get_session()
+        return tuple(db.scalar(select(func.count()).select_from(m)) or 0
+                     for m in (Group, Payment, Game))
+
+
+@pytest.fixture
+def group(client: FlaskClient) -> str:
+    """A group with a stake and one finished game, which this client may edit."""
+    created = post_json(client, "/api/v1/groups",
+                        {"name": "Friday", "players": ["Ann", "Bob"], "stake": "0.01"}).get_json()
+    game = post_json(client, "/api/v1/games", {"players": ["Ann", "Bob"], "group": created["id"],
+                                                "rules": {"preset": "classic", "target": 50}},
+                     **{"X-Edit-Secret": created["edit_secret"]}).get_json()
+    post_json(client, f"/api/v1/games/{game['id']}/hands",
+              {"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 60},
+              **{"X-Edit-Secret": game["edit_secret"]})
+    client.get(created["edit_url"])
+    group_id: str = created["id"]
+    return group_id
+
+
+@FUZZ
+@given(data=form(name=form_value, players=form_value, stake=form_value, currency=form_value,
+                 pin=form_value))
+def test_new_group_form(app: Flask, client: FlaskClient, data: dict[str, Any]) -> None:
+    before = group_counts(app)
+    response = client.post("/groups/new", data=data)
+    assert_no_500(response)
+    if response.status_code != 302:
+        assert group_counts(app) == before
+
+
+@FUZZ
+@given(data=form(**{f"settings-{f}": form_value
+                    for f in ("name", "players", "stake", "currency", "pin")}))
+def test_group_settings_form(client: FlaskClient, group: str, data: dict[str, Any]) -> None:
+    assert_no_500(client.post(f"/groups/{group}/settings", data=data))
+    assert_no_500(client.get(f"/groups/{group}"))
+
+
+@FUZZ
+@given(data=form(**{f"payment-{f}": st.one_of(st.sampled_from(["Ann", "Bob", "1.50"]), form_value)
+                    for f in ("payer", "payee", "amount", "paid_on")}))
+def test_group_payment_form(app: Flask, client: FlaskClient, group: str,
+                            data: dict[str, Any]) -> None:
+    before = group_counts(app)
+    response = client.post(f"/groups/{group}/payments", data=data)
+    assert_no_500(response)
+    if response.status_code != 302:
+        assert group_counts(app) == before
+    assert_no_500(client.get(f"/api/v1/groups/{group}"))
+
+
+@FUZZ
+@given(variant=st.one_of(st.sampled_from(["gin", "oklahoma", "hollywood", "three_hand",
+                                          "partnership", "remi", "pad"]), form_value),
+       data=form(rows=form_value, preset=form_value, size=form_value, player1=form_value,
+                 player2=form_value, player3=form_value, player4=form_value))
+def test_pad_options(client: FlaskClient, variant: str, data: dict[str, Any]) -> None:
+    response = client.get(f"/pads/{variant}.pdf", query_string=data)
+    assert_no_500(response)
+
+
+@FUZZ
+@given(data=form(size=form_value, appendix=form_value))
+def test_sheet_pdf_options(client: FlaskClient, game: str, data: dict[str, Any]) -> None:
+    assert_no_500(client.get(f"/g/{game}/sheet.pdf", query_string=data))
+
+
+def other_game(client: FlaskClient, variant: str, players: list[str]) -> str:
+    created = post_json(client, "/api/v1/games", {"variant": variant, "players": players})
+    assert created.status_code == 201
+    game_id: str = created.get_json()["id"]
+    client.get(created.get_json()["edit_url"])
+    return game_id
+
+
+TABLE = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood")
+
+
+@FUZZ
+@given(data=form(version=form_value, token=form_value,
+                 **{f"{t}-{f}": form_value for t in ("a", "b") for f in TABLE}))
+def test_partnership_deal_form(client: FlaskClient, data: dict[str, Any]) -> None:
+    game_id = other_game(client, "partnership", ["Ann", "Bob", "Cid", "Dan"])
+    send_and_check(client, game_id, "POST", f"/g/{game_id}/hands", data)
+
+
+@FUZZ
+@given(data=form(version=form_value, token=form_value, went_out=form_value,
+                 discard_value=form_value,
+                 **{f"players-{i}-{f}": form_value for i in range(4) for f in ("plus", "minus")}))
+def test_remi_deal_form(client: FlaskClient, data: dict[str, Any]) -> None:
+    game_id = other_game(client, "remi", ["Ann", "Bob", "Cid"])
+    send_and_check(client, game_id, "POST", f"/g/{game_id}/hands", data)
+
+
+@FUZZ
+@given(data=form(version=form_value, token=form_value, outcome=form_value, knocker=form_value,
+                 knocker_deadwood=form_value, defender_deadwood=form_value, upcard=form_value))
+@pytest.mark.parametrize(("variant", "players"), [("oklahoma", ["Ann", "Bob"]),
+                                                  ("hollywood", ["Ann", "Bob"]),
+                                                  ("three_hand", ["Ann", "Bob", "Cid"])])
+def test_other_kinds_quick_forms(client: FlaskClient, variant: str, players: list[str],
+                                 data: dict[str, Any]) -> None:
+    game_id = other_game(client, variant, players)
+    send_and_check(client, game_id, "POST", f"/g/{game_id}/hands", data)
