@@ -543,3 +543,19 @@ def test_other_kinds_quick_forms(client: FlaskClient, variant: str, players: lis
                                  data: dict[str, Any]) -> None:
     game_id = other_game(client, variant, players)
     send_and_check(client, game_id, "POST", f"/g/{game_id}/hands", data)
+
+
+@FUZZ
+@given(data=body(name=json_leaf, players=st.one_of(st.lists(json_leaf, max_size=4), json_value),
+                 stake=json_leaf, currency=json_leaf, pin=json_leaf))
+def test_api_create_group(app: Flask, client: FlaskClient, data: Any) -> None:
+    before = group_counts(app)
+    response = post_json(client, "/api/v1/groups", data)
+    assert_no_500(response)
+    assert response.status_code in (201, 422)
+    if response.status_code == 201:
+        assert client.get(f"/api/v1/groups/{response.get_json()['id']}").status_code == 200
+    else:
+        assert group_counts(app) == before
+        assert response.get_json()["errors"]
+
