@@ -558,4 +558,3 @@ def test_api_create_group(app: Flask, client: FlaskClient, data: Any) -> None:
     else:
         assert group_counts(app) == before
         assert response.get_json()["errors"]
-
