@@ -96,6 +96,18 @@ def game(client: FlaskClient) -> str:
     return game_id
 
 
+def post_and_check(app: Flask, client: FlaskClient, path: str, data: dict[str, Any],
+                   count: Any = None) -> Any:
+    """POST ``data``: never a 500, and unless it redirects (saved), nothing stored."""
+    count = count or counts
+    before = count(app)
+    response = client.post(path, data=data)
+    assert_no_500(response)
+    if response.status_code != 302:
+        assert count(app) == before
+    return response
+
+
 def send_and_check(client: FlaskClient, game_id: str, method: str, path: str,
                    data: dict[str, Any], accepted: tuple[int, ...] = (302,)) -> Any:
     before = state(client, game_id)
@@ -117,11 +129,7 @@ NEW_GAME_FIELDS = ("variant", "player1", "player2", "preset", "dealer", "pin", "
 @FUZZ
 @given(data=form(**dict.fromkeys(NEW_GAME_FIELDS, form_value)))
 def test_new_game_form(app: Flask, client: FlaskClient, data: dict[str, Any]) -> None:
-    before = counts(app)
-    response = client.post("/games/new", data=data)
-    assert_no_500(response)
-    if response.status_code != 302:
-        assert counts(app) == before
+    post_and_check(app, client, "/games/new", data)
 
 
 QUICK_FIELDS = dict(outcome=st.one_of(st.sampled_from(["knock", "gin", "big_gin", "dead"]),
@@ -278,15 +286,21 @@ def test_import_form(app: Flask, client: FlaskClient, content: bytes) -> None:
                  players=st.one_of(st.lists(json_leaf, max_size=3), json_value),
                  dealer=json_leaf))
 def test_api_create_game(app: Flask, client: FlaskClient, data: Any) -> None:
-    before = counts(app)
-    response = post_json(client, "/api/v1/games", data)
+    create_and_check(app, client, "games", data, counts)
+
+
+def create_and_check(app: Flask, client: FlaskClient, kind: str, data: Any, count: Any) -> None:
+    """POST ``data`` to ``/api/v1/<kind>``: created and readable (201), or refused with
+    its errors (422) and nothing stored; never a 500."""
+    before = count(app)
+    response = post_json(client, f"/api/v1/{kind}", data)
     assert_no_500(response)
     assert response.status_code in (201, 422)
     if response.status_code == 201:
         created = response.get_json()
-        assert client.get(f"/api/v1/games/{created['id']}").status_code == 200
+        assert client.get(f"/api/v1/{kind}/{created['id']}").status_code == 200
     else:
-        assert counts(app) == before
+        assert count(app) == before
         assert response.get_json()["errors"]
 
 
@@ -461,11 +475,7 @@ def group(client: FlaskClient) -> str:
 @given(data=form(name=form_value, players=form_value, stake=form_value, currency=form_value,
                  pin=form_value))
 def test_new_group_form(app: Flask, client: FlaskClient, data: dict[str, Any]) -> None:
-    before = group_counts(app)
-    response = client.post("/groups/new", data=data)
-    assert_no_500(response)
-    if response.status_code != 302:
-        assert group_counts(app) == before
+    post_and_check(app, client, "/groups/new", data, group_counts)
 
 
 @FUZZ
@@ -481,11 +491,7 @@ def test_group_settings_form(client: FlaskClient, group: str, data: dict[str, An
                     for f in ("payer", "payee", "amount", "paid_on")}))
 def test_group_payment_form(app: Flask, client: FlaskClient, group: str,
                             data: dict[str, Any]) -> None:
-    before = group_counts(app)
-    response = client.post(f"/groups/{group}/payments", data=data)
-    assert_no_500(response)
-    if response.status_code != 302:
-        assert group_counts(app) == before
+    post_and_check(app, client, f"/groups/{group}/payments", data, group_counts)
     assert_no_500(client.get(f"/api/v1/groups/{group}"))
 
 
@@ -549,12 +555,4 @@ def test_other_kinds_quick_forms(client: FlaskClient, variant: str, players: lis
 @given(data=body(name=json_leaf, players=st.one_of(st.lists(json_leaf, max_size=4), json_value),
                  stake=json_leaf, currency=json_leaf, pin=json_leaf))
 def test_api_create_group(app: Flask, client: FlaskClient, data: Any) -> None:
-    before = group_counts(app)
-    response = post_json(client, "/api/v1/groups", data)
-    assert_no_500(response)
-    assert response.status_code in (201, 422)
-    if response.status_code == 201:
-        assert client.get(f"/api/v1/groups/{response.get_json()['id']}").status_code == 200
-    else:
-        assert group_counts(app) == before
-        assert response.get_json()["errors"]
+    create_and_check(app, client, "groups", data, group_counts)
