@@ -204,6 +204,17 @@ def get_session() -> Session:
     return session
 
 
+def snapshot_engine() -> Engine | None:
+    """The engine that reads without taking SQLite's write lock (an SQLite file's
+    readers), or ``None`` where there is no such separate engine (PostgreSQL, memory).
+
+    A write that first reads what it needs through it holds the lock only while it
+    writes, and must then check that nothing changed meanwhile (``games.service``
+    compares the game's version)."""
+    reader: Engine = current_app.extensions["scorekeeper.reader"]
+    return None if reader is current_app.extensions["scorekeeper.engine"] else reader
+
+
 def release_session() -> None:
     """Close the request's session before slow work (typesetting a PDF) that needs
     nothing more from the database: its connection goes back to the pool at once.

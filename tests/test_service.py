@@ -195,3 +195,88 @@ def test_the_api_takes_the_hand_that_ends_a_game_and_refuses_the_next(
     assert retried.status_code == 200
     assert (retried.get_json()["hand"], retried.get_json()["totals"]) == (2, [116, 0])
     assert [number for number, _inputs in stored(app, created["id"])["hands"]] == [1, 2]
+
+
+def read_unlocked(app: Flask, game_id: str) -> GameRow:
+    """The game as a save that reads before it locks sees it (an SQLite file's reader)."""
+    with app.extensions["scorekeeper.reader"].connect() as connection:
+        game = service.read_row(connection, game_id)
+    assert game is not None
+    return game
+
+
+def test_a_game_read_without_the_lock_is_saved_when_nothing_changed_meanwhile(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = new_game(client)
+    game = read_unlocked(app, game_id)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        number, new = service.add_hand(db, game, KNOCK, token="key-1", version=None, by="API",
+                                       finished=never_over, unlocked=True)
+        db.commit()
+    assert (number, new, game.version) == (1, True, 1)
+    after = stored(app, game_id)
+    assert (after["version"], after["hands"], after["keys"]) == (1, [(1, KNOCK)], {"key-1": 1})
+    assert after["changes"][-1] == ("add", 1, None, KNOCK, "API")
+
+
+def test_a_game_read_without_the_lock_and_changed_meanwhile_is_a_conflict_and_stores_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Two phones read the game at version 0; the other one saves its hand first. This
+    save's checked version bump finds version 1 and writes nothing (not its hand as a
+    second hand 1, not its key, not its history entry); the API then saves it again
+    under the lock, as hand 2."""
+    game_id = new_game(client)
+    game = read_unlocked(app, game_id)
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        other = service.lock_row(db, game_id)
+        assert other is not None
+        service.add_hand(db, other, GIN, token="other", version=None, by="API",
+                         finished=never_over)
+        db.commit()
+        with pytest.raises(service.Conflict):
+            service.add_hand(db, game, KNOCK, token="late", version=None, by="API",
+                             finished=never_over, unlocked=True)
+        db.rollback()
+    after = stored(app, game_id)
+    assert (after["version"], after["hands"], after["keys"]) == (1, [(1, GIN)], {"other": 1})
+    assert [c[0] for c in after["changes"]] == ["create", "add"]
+
+
+def test_the_api_saves_a_hand_under_the_lock_after_losing_the_race_for_it(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API reads the game (here: as it was before another phone's hand) without the
+    lock, loses the checked write, and saves the hand again under the lock as hand 2.
+    Classic rules: a knock of 12 − 3 = 9 for Ann, then Bob's gin on 7 = 20 + 7 = 27."""
+    from scorekeeper.api import games as api_games
+
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    headers = {"X-Edit-Secret": created["edit_secret"]}
+    url = f"/api/v1/games/{created['id']}/hands"
+    stale = read_unlocked(app, created["id"])
+    knock = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 12}
+    assert client.post(url, json=knock, headers=headers).status_code == 201
+
+    reads: list[str] = []
+    fresh = service.read_row
+
+    def stale_once(connection: Any, game_id: str) -> GameRow | None:
+        reads.append(game_id)
+        return stale if len(reads) == 1 else fresh(connection, game_id)
+
+    # The unlocked read on every database (PostgreSQL has no separate reader of its own).
+    monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
+    monkeypatch.setattr(service, "read_row", stale_once)
+    gin = {"outcome": "gin", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}
+    answer = client.post(url, json=gin, headers={**headers, "Idempotency-Key": "g"})
+    assert answer.status_code == 201
+    assert (answer.get_json()["hand"], answer.get_json()["totals"]) == (2, [9, 27])
+    assert len(reads) == 2  # the stale read, then the locked one
+    after = stored(app, created["id"])
+    assert after["hands"] == [(1, {**knock, "mode": "quick", "upcard": None}),
+                              (2, {**gin, "mode": "quick", "upcard": None})]
+    assert (after["version"], after["keys"]) == (2, {"g": 2})

@@ -11,14 +11,15 @@ from typing import Any
 
 from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
-from ..db import get_session
+from ..db import get_session, snapshot_engine
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
-from ..models import Game, GameData, Group, HandRow
+from ..models import Game, GameData, GameRow, Group, HandRow
 from ..records import payments_of
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
-from ..variants import VARIANTS, variant_for
+from ..variants import VARIANTS, Variant, variant_for
 from . import bp
 
 NAME_MAX = 40
@@ -74,9 +75,18 @@ def read_game(game_id: str) -> Response:
 def add_hand(game_id: str) -> tuple[Response, int]:
     """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
 
-    The game is read as plain rows (``service.lock_row``): the API's hot path."""
+    The game is read as plain rows: the API's hot path. On an SQLite file it is read
+    through a reader, without the write lock (``db.snapshot_engine``), so the lock is
+    held only for the writes, which go through only if the game's version is still the
+    one read; after a lost race the hand is saved the locked way. Elsewhere the game
+    is read locked (``service.lock_row``)."""
     db = get_session()
-    game = service.lock_row(db, game_id)
+    snapshot = snapshot_engine()
+    if snapshot is not None:
+        with snapshot.connect() as connection:
+            game = service.read_row(connection, game_id)
+    else:
+        game = service.lock_row(db, game_id)
     if game is None:
         abort(404)
     if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
@@ -93,6 +103,20 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+    if snapshot is not None:
+        try:
+            return _save(db, game, variant, inputs, key, unlocked=True)
+        except service.Conflict:
+            db.rollback()
+            game = service.lock_row(db, game_id) or abort(404)
+    return _save(db, game, variant, inputs, key, unlocked=False)
+
+
+def _save(
+    db: Session, game: GameRow, variant: Variant, inputs: dict[str, Any], key: str | None,
+    *, unlocked: bool,
+) -> tuple[Response, int]:
+    """Store the hand and answer with the game's new totals (``add_hand``)."""
     # The game replayed with the new hand last: the answer's totals, and (usually) all
     # the end-of-game check needs. A game never stops being over when a hand is added,
     # so a game still going with the new hand was going without it too; only a game
@@ -105,7 +129,8 @@ def add_hand(game_id: str) -> tuple[Response, int]:
 
     try:
         number, new = service.add_hand(
-            db, game, inputs, token=key, version=None, by="API", finished=over_before
+            db, game, inputs, token=key, version=None, by="API", finished=over_before,
+            unlocked=unlocked,
         )
         db.commit()
     except service.GameOver:
@@ -118,7 +143,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise ApiError(
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
-        stored = db.get(Game, game_id) or abort(404)
+        stored = db.get(Game, game.id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
     answer = game_json(game, played if new else None, hands=False)
     return jsonify(answer | {"hand": number}), 201 if new else 200

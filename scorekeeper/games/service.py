@@ -76,7 +76,12 @@ def lock_row(db: Session, game_id: str) -> GameRow | None:
     several times cheaper than loading a ``Game`` with its ``Hand`` objects (a hand's
     request is dominated by it otherwise). The hands are read after the lock is held.
     """
-    connection = db.connection()
+    return read_row(db.connection(), game_id)
+
+
+def read_row(connection: Connection, game_id: str) -> GameRow | None:
+    """The game and its hands as plain rows, read through ``connection``: locked when
+    it is the writer's (``lock_row``), a snapshot when it is a reader's."""
     game_query, hands_query = _row_statements()
     row = connection.execute(game_query, {"game_id": game_id}).first()
     if row is None:
@@ -127,9 +132,15 @@ def add_hand(
     version: int | None,
     by: str,
     finished: Callable[[GameData], bool],
+    unlocked: bool = False,
 ) -> tuple[int, bool]:
     """Append a hand: its number, and whether it is new (``False``: the same token was
     sent before, and the number is the hand that first request added).
+
+    ``unlocked``: ``game`` was read without the lock (``read_row`` through a reader):
+    the version is then bumped only if it is still the one read, first, and anything
+    else raises ``Conflict`` with nothing written; the caller reads the game again
+    under the lock and tries once more.
 
     A token is looked up only when the checks refuse the hand (a resent form is older
     than the sheet its first sending changed); otherwise a used token makes saving it
@@ -153,7 +164,7 @@ def add_hand(
     number = len(game.hands) + 1
     stored = dict(inputs)
     db.flush()  # the statements go through the session's connection, after its changes
-    _write_new_hand(db.connection(), game.id, number, stored, token, by)
+    _write_new_hand(db.connection(), game, number, stored, token, by, unlocked)
     if isinstance(game, GameRow):
         game.hands.append(HandRow(number, stored))
         game.version += 1
@@ -166,23 +177,37 @@ def add_hand(
 
 def _write_new_hand(
     connection: Connection,
-    game_id: str,
+    game: GameData,
     number: int,
     inputs: dict[str, Any],
     token: str | None,
     by: str,
+    unlocked: bool,
 ) -> None:
-    params = {"game_id": game_id, "number": number, "inputs": inputs, "key": token, "by": by,
-              "now": now_utc()}
-    for statement in _write_statements(connection.dialect.name, bool(token)):
-        connection.execute(statement, params)
+    params = {"game_id": game.id, "number": number, "inputs": inputs, "key": token, "by": by,
+              "now": now_utc(), "read": game.version}
+    for statement in _write_statements(connection.dialect.name, bool(token), unlocked):
+        written = connection.execute(statement, params)
+        if unlocked and statement is _checked_bump() and written.rowcount != 1:
+            raise Conflict  # another phone changed the game since it was read
 
 
 @cache
-def _write_statements(dialect: str, keyed: bool) -> tuple[Executable, ...]:
+def _checked_bump() -> Executable:
+    """The version's update, only if it is still the one read (``unlocked`` saves)."""
+    return (
+        update(Game)
+        .where(Game.id == bindparam("game_id"), Game.version == bindparam("read"))
+        .values(version=Game.version + 1, updated_at=bindparam("now"))
+    )
+
+
+@cache
+def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Executable, ...]:
     """The statements that store a new hand, all taking the same parameters: on
     PostgreSQL one statement (the inserts as data-modifying ``WITH`` parts of the
-    version's update: one round trip instead of four), elsewhere one per table."""
+    version's update: one round trip instead of four), elsewhere one per table. A save
+    of a game read without the lock bumps the version first, checked."""
     json_type = Hand.__table__.c.inputs.type
     hand = insert(Hand).values(
         game_id=bindparam("game_id"), number=bindparam("number"),
@@ -204,6 +229,8 @@ def _write_statements(dialect: str, keyed: bool) -> tuple[Executable, ...]:
         .values(version=Game.version + 1, updated_at=bindparam("now"))
     )
     inserts = (hand, key, change) if keyed else (hand, change)
+    if unlocked:
+        return (_checked_bump(), *inserts)
     if dialect == "postgresql":
         for i, part in enumerate(inserts):
             bump = bump.add_cte(part.cte(f"new_{i}"))
