@@ -280,3 +280,43 @@ def test_the_api_saves_a_hand_under_the_lock_after_losing_the_race_for_it(
     assert after["hands"] == [(1, {**knock, "mode": "quick", "upcard": None}),
                               (2, {**gin, "mode": "quick", "upcard": None})]
     assert (after["version"], after["keys"]) == (2, {"g": 2})
+
+
+def test_a_game_reopened_by_a_correction_after_the_unlocked_read_takes_the_hand(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Classic to 100: two knocks of 60 − 2 = 58 end it at 116. The API reads it over;
+    before it answers, hand 2 is corrected to a knock of 7 − 2 = 5 (63: going again).
+    The game read without the lock is not trusted to be over: it is read again under
+    the lock, and the hand is taken as hand 3."""
+    from scorekeeper.api import games as api_games
+
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    headers = {"X-Edit-Secret": created["edit_secret"]}
+    url = f"/api/v1/games/{created['id']}/hands"
+    big = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 60}
+    for _ in range(2):
+        assert client.post(url, json=big, headers=headers).status_code == 201
+    over = read_unlocked(app, created["id"])
+    small = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 2,
+             "defender_deadwood": 7, "upcard": None}
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_game(db, created["id"])
+        assert game is not None
+        service.edit_hand(db, game, 2, small, version=None, by="edit link")
+        db.commit()
+
+    reads: list[str] = []
+    fresh = service.read_row
+
+    def stale_once(connection: Any, game_id: str) -> GameRow | None:
+        reads.append(game_id)
+        return over if len(reads) == 1 else fresh(connection, game_id)
+
+    monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
+    monkeypatch.setattr(service, "read_row", stale_once)
+    answer = client.post(url, json=big, headers=headers)
+    assert answer.status_code == 201
+    assert (answer.get_json()["hand"], answer.get_json()["totals"]) == (3, [121, 0])
+    assert len(reads) == 2

@@ -78,8 +78,9 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     The game is read as plain rows: the API's hot path. On an SQLite file it is read
     through a reader, without the write lock (``db.snapshot_engine``), so the lock is
     held only for the writes, which go through only if the game's version is still the
-    one read; after a lost race the hand is saved the locked way. Elsewhere the game
-    is read locked (``service.lock_row``)."""
+    one read; after a lost race, or when the game it read was over, the hand is saved
+    (or refused) the locked way. Elsewhere the game is read locked
+    (``service.lock_row``)."""
     db = get_session()
     snapshot = snapshot_engine()
     if snapshot is not None:
@@ -135,6 +136,8 @@ def _save(
         db.commit()
     except service.GameOver:
         db.rollback()
+        if unlocked:  # a correction may have reopened the game since it was read
+            raise service.Conflict from None
         raise ApiError([("game", "the game is over: no more hands")], 409) from None
     except IntegrityError:
         db.rollback()
