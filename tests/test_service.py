@@ -205,6 +205,24 @@ def read_unlocked(app: Flask, game_id: str) -> GameRow:
     return game
 
 
+def first_read_is(app: Flask, monkeypatch: pytest.MonkeyPatch, stale: GameRow) -> list[str]:
+    """Make the API read the game without the lock on every database (PostgreSQL has no
+    separate reader of its own) and see ``stale`` the first time; later reads (under
+    the lock) are real. Returns the list the reads are noted in."""
+    from scorekeeper.api import games as api_games
+
+    reads: list[str] = []
+    fresh = service.read_row
+
+    def stale_once(connection: Any, game_id: str) -> GameRow | None:
+        reads.append(game_id)
+        return stale if len(reads) == 1 else fresh(connection, game_id)
+
+    monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
+    monkeypatch.setattr(service, "read_row", stale_once)
+    return reads
+
+
 def test_a_game_read_without_the_lock_is_saved_when_nothing_changed_meanwhile(
     app: Flask, client: FlaskClient
 ) -> None:
@@ -252,8 +270,6 @@ def test_the_api_saves_a_hand_under_the_lock_after_losing_the_race_for_it(
     """The API reads the game (here: as it was before another phone's hand) without the
     lock, loses the checked write, and saves the hand again under the lock as hand 2.
     Classic rules: a knock of 12 − 3 = 9 for Ann, then Bob's gin on 7 = 20 + 7 = 27."""
-    from scorekeeper.api import games as api_games
-
     created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
     headers = {"X-Edit-Secret": created["edit_secret"]}
     url = f"/api/v1/games/{created['id']}/hands"
@@ -261,16 +277,7 @@ def test_the_api_saves_a_hand_under_the_lock_after_losing_the_race_for_it(
     knock = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 12}
     assert client.post(url, json=knock, headers=headers).status_code == 201
 
-    reads: list[str] = []
-    fresh = service.read_row
-
-    def stale_once(connection: Any, game_id: str) -> GameRow | None:
-        reads.append(game_id)
-        return stale if len(reads) == 1 else fresh(connection, game_id)
-
-    # The unlocked read on every database (PostgreSQL has no separate reader of its own).
-    monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
-    monkeypatch.setattr(service, "read_row", stale_once)
+    reads = first_read_is(app, monkeypatch, stale)
     gin = {"outcome": "gin", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}
     answer = client.post(url, json=gin, headers={**headers, "Idempotency-Key": "g"})
     assert answer.status_code == 201
@@ -289,8 +296,6 @@ def test_a_game_reopened_by_a_correction_after_the_unlocked_read_takes_the_hand(
     before it answers, hand 2 is corrected to a knock of 7 − 2 = 5 (63: going again).
     The game read without the lock is not trusted to be over: it is read again under
     the lock, and the hand is taken as hand 3."""
-    from scorekeeper.api import games as api_games
-
     created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
     headers = {"X-Edit-Secret": created["edit_secret"]}
     url = f"/api/v1/games/{created['id']}/hands"
@@ -307,15 +312,7 @@ def test_a_game_reopened_by_a_correction_after_the_unlocked_read_takes_the_hand(
         service.edit_hand(db, game, 2, small, version=None, by="edit link")
         db.commit()
 
-    reads: list[str] = []
-    fresh = service.read_row
-
-    def stale_once(connection: Any, game_id: str) -> GameRow | None:
-        reads.append(game_id)
-        return over if len(reads) == 1 else fresh(connection, game_id)
-
-    monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
-    monkeypatch.setattr(service, "read_row", stale_once)
+    reads = first_read_is(app, monkeypatch, over)
     answer = client.post(url, json=big, headers=headers)
     assert answer.status_code == 201
     assert (answer.get_json()["hand"], answer.get_json()["totals"]) == (3, [121, 0])
