@@ -77,7 +77,12 @@ OUTCOMES = {
 
 def outcome_label(outcome: object) -> str:
     """A hand's outcome in the page's language."""
-    return str(OUTCOMES.get(str(outcome), str(outcome)))
+    return _label(OUTCOMES, outcome)
+
+
+def _label(names: dict[str, Any], key: object) -> str:
+    """``key``'s name from ``names`` in the page's language; an unknown key as it is."""
+    return str(names.get(str(key), str(key)))
 
 
 # The presets' short names: a printed sheet says "rules: Russian", a pad "Russian".
@@ -96,7 +101,7 @@ PRESET_NAMES = {
 
 def preset_label(preset: object) -> str:
     """A preset's short name in the page's language (an unknown key as it is)."""
-    return str(PRESET_NAMES.get(str(preset), str(preset)))
+    return _label(PRESET_NAMES, preset)
 
 
 def init_app(app: Flask) -> None:

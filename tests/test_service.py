@@ -4,6 +4,8 @@ history entry and the game's next version), in one transaction, on either databa
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -31,6 +33,17 @@ def new_game(client: FlaskClient) -> str:
 
 def never_over(_game: GameData) -> bool:
     return False
+
+
+@contextmanager
+def locked(app: Flask, game_id: str, lock: Any = service.lock_row) -> Iterator[tuple[Any, Any]]:
+    """A POST request's session and the game read with ``lock`` (the plain-row
+    ``lock_row``, or the ORM's ``lock_game``)."""
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = lock(db, game_id)
+        assert game is not None
+        yield db, game
 
 
 def stored(app: Flask, game_id: str) -> dict[str, Any]:
@@ -75,9 +88,7 @@ def test_a_hand_saved_from_plain_rows_stores_hand_key_history_and_version(
     app: Flask, client: FlaskClient
 ) -> None:
     game_id = new_game(client)
-    with app.test_request_context(method="POST"):
-        db = get_session()
-        game = service.lock_row(db, game_id)
+    with locked(app, game_id) as (db, game):
         assert isinstance(game, GameRow)
         number, new = service.add_hand(db, game, KNOCK, token="key-1", version=0, by="API",
                                        finished=never_over)
@@ -100,10 +111,7 @@ def test_a_hand_saved_from_the_orm_game_stores_the_same_and_reloads_its_hands(
     app: Flask, client: FlaskClient
 ) -> None:
     game_id = new_game(client)
-    with app.test_request_context(method="POST"):
-        db = get_session()
-        game = service.lock_game(db, game_id)
-        assert game is not None
+    with locked(app, game_id, service.lock_game) as (db, game):
         service.add_hand(db, game, GIN, token=None, version=0, by="edit link",
                          finished=never_over)
         assert game.version == 1
@@ -142,10 +150,7 @@ def test_a_finished_game_takes_no_hand_and_stores_nothing(
     app: Flask, client: FlaskClient
 ) -> None:
     game_id = new_game(client)
-    with app.test_request_context(method="POST"):
-        db = get_session()
-        game = service.lock_row(db, game_id)
-        assert game is not None
+    with locked(app, game_id) as (db, game):
         with pytest.raises(service.GameOver):
             service.add_hand(db, game, KNOCK, token="k", version=None, by="API",
                              finished=lambda _game: True)
@@ -248,10 +253,7 @@ def test_a_game_read_without_the_lock_and_changed_meanwhile_is_a_conflict_and_st
     under the lock, as hand 2."""
     game_id = new_game(client)
     game = read_unlocked(app, game_id)
-    with app.test_request_context(method="POST"):
-        db = get_session()
-        other = service.lock_row(db, game_id)
-        assert other is not None
+    with locked(app, game_id) as (db, other):
         service.add_hand(db, other, GIN, token="other", version=None, by="API",
                          finished=never_over)
         db.commit()
@@ -305,10 +307,7 @@ def test_a_game_reopened_by_a_correction_after_the_unlocked_read_takes_the_hand(
     over = read_unlocked(app, created["id"])
     small = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 2,
              "defender_deadwood": 7, "upcard": None}
-    with app.test_request_context(method="POST"):
-        db = get_session()
-        game = service.lock_game(db, created["id"])
-        assert game is not None
+    with locked(app, created["id"], service.lock_game) as (db, game):
         service.edit_hand(db, game, 2, small, version=None, by="edit link")
         db.commit()
 
