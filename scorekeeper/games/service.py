@@ -186,20 +186,11 @@ def _write_new_hand(
 ) -> None:
     params = {"game_id": game.id, "number": number, "inputs": inputs, "key": token, "by": by,
               "now": now_utc(), "read": game.version}
-    for statement in _write_statements(connection.dialect.name, bool(token), unlocked):
+    statements = _write_statements(connection.dialect.name, bool(token), unlocked)
+    for i, statement in enumerate(statements):
         written = connection.execute(statement, params)
-        if unlocked and statement is _checked_bump() and written.rowcount != 1:
+        if unlocked and i == 0 and written.rowcount != 1:
             raise Conflict  # another phone changed the game since it was read
-
-
-@cache
-def _checked_bump() -> Executable:
-    """The version's update, only if it is still the one read (``unlocked`` saves)."""
-    return (
-        update(Game)
-        .where(Game.id == bindparam("game_id"), Game.version == bindparam("read"))
-        .values(version=Game.version + 1, updated_at=bindparam("now"))
-    )
 
 
 @cache
@@ -229,8 +220,8 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Execut
         .values(version=Game.version + 1, updated_at=bindparam("now"))
     )
     inserts = (hand, key, change) if keyed else (hand, change)
-    if unlocked:
-        return (_checked_bump(), *inserts)
+    if unlocked:  # the version first, only if it is still the one read
+        return (bump.where(Game.version == bindparam("read")), *inserts)
     if dialect == "postgresql":
         for i, part in enumerate(inserts):
             bump = bump.add_cte(part.cte(f"new_{i}"))

@@ -122,7 +122,7 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
         settle_up=tuple(settle_group(owed)),
         game_payments=owed_by_game,
         currency=currency,
-        left_out=tuple(sorted(c for c in left_out if c is not None)),
+        left_out=tuple(sorted(left_out)),
     )
 
 
