@@ -38,3 +38,7 @@ def serve(app: Flask, threads: int = 8, port: int = 0) -> Iterator[str]:
         for channel in list(server._map.values()):  # type: ignore[union-attr]
             channel.close()
         thread.join(timeout=5)
+        # And the threads answering requests finish what they were doing (closing the
+        # server leaves them running): the app and its database go after them, never
+        # under a request still being answered.
+        server.task_dispatcher.shutdown(timeout=5)

@@ -4,12 +4,14 @@ is the one asked about, 200 with the new version and a sentence once it moved on
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.games.live_views import READER
 from scorekeeper.security import HEADERS
 from tests.helpers import new_game, quick, version_of, win
 
@@ -99,6 +101,38 @@ def test_another_process_on_the_same_database_sees_the_change(make_app: Any) -> 
     assert live(second.test_client(), game, '"0"').status_code == 304
     win(client, game, 0, 20)
     assert live(second.test_client(), game, '"0"').get_json()["version"] == 1
+
+
+def test_closing_the_database_while_phones_poll_loses_no_poll(app: Flask) -> None:
+    """The engine is disposed (a test's end, a worker stopping) while other threads are
+    answering polls: each poll still gets the game's version, none crashes the process
+    (closing an sqlite3 connection in the middle of another thread's read did)."""
+    client = app.test_client()
+    game = new_game(client)
+    win(client, game, 0, 20)
+    read = app.extensions[READER]
+    engine = app.extensions["scorekeeper.engine"]
+    stop = threading.Event()
+    answers: list[object] = []
+
+    def phone() -> None:
+        while not stop.is_set():
+            try:
+                answers.append(read(game))
+            except Exception as error:  # every failure is the finding
+                answers.append(error)
+
+    phones = [threading.Thread(target=phone) for _ in range(6)]
+    for thread in phones:
+        thread.start()
+    try:
+        for _ in range(400):
+            engine.dispose()
+    finally:
+        stop.set()
+        for thread in phones:
+            thread.join()
+    assert answers and set(map(repr, answers)) == {"1"}
 
 
 def test_a_wrong_game_is_404(client: FlaskClient) -> None:

@@ -74,32 +74,40 @@ def version_reader(engine: Engine) -> Callable[[str], int | None]:
 
         return read_pooled
     local = threading.local()
-    opened: list[Any] = []
+    # Every connection opened, with a lock held while it is in use: the disposing
+    # thread closes each one only between two reads (closing an sqlite3 connection
+    # while another thread reads on it crashes the process).
+    opened: list[tuple[Any, threading.Lock]] = []
     lock = threading.Lock()
 
     @event.listens_for(engine, "engine_disposed")
     def _close_all(_engine: Engine) -> None:
         with lock:
-            for conn in opened:
-                conn.close()
+            for conn, in_use in opened:
+                with in_use:
+                    conn.close()
             opened.clear()
 
     def read(game_id: str) -> int | None:
         for attempt in (1, 2):
-            conn = getattr(local, "conn", None)
-            if conn is None:
-                conn = local.conn = connect()
+            entry = getattr(local, "entry", None)
+            if entry is None:
+                entry = local.entry = (connect(), threading.Lock())
                 with lock:
-                    opened.append(conn)
+                    opened.append(entry)
+            conn, in_use = entry
             try:
-                row = conn.execute(query, (game_id,)).fetchone()
+                with in_use:
+                    row = conn.execute(query, (game_id,)).fetchone()
             except Exception:
-                # A connection the server closed (a restart): once more on a new one.
-                local.conn = None
-                conn.close()
+                # A connection the server closed (a restart), or that the engine's
+                # disposal closed: once more on a new one.
+                local.entry = None
+                with in_use:
+                    conn.close()
                 with lock:
-                    if conn in opened:
-                        opened.remove(conn)
+                    if entry in opened:
+                        opened.remove(entry)
                 if attempt == 2:
                     raise
                 continue
