@@ -4,8 +4,9 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
-# gunicorn worker processes (threaded); on SQLite they take turns at the file.
-WORKERS ?= 2
+# gunicorn worker processes (threaded); on SQLite they take turns at the file. Empty:
+# `scorekeeper serve` starts two per CPU core, at most four (scorekeeper/cli.py).
+WORKERS ?=
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 # Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
 # script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,
@@ -35,7 +36,7 @@ system-deps:
 
 # Migrates, then runs gunicorn: threaded workers (scorekeeper/cli.py has the flags).
 run: $(STAMP) system-deps catalogs
-	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) --workers=$(WORKERS)
+	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) $(if $(WORKERS),--workers=$(WORKERS))
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -2,7 +2,7 @@
 started as ``make run`` starts it.
 
     python bench/live.py [--phones 200] [--per-game 4] [--tables 4] [--pace 0.5]
-                         [--seconds 7] [--rounds 2] [--interval 1.0] [--workers 2] [--threads 8]
+                         [--seconds 7] [--rounds 2] [--interval 1.0] [--workers N] [--threads 8]
                          [--mode poll|long] [--pg postgresql+psycopg://...]
 
 ``poll`` (what the pages do, static/live.js): every phone asks ``/g/<id>/live`` with
@@ -38,6 +38,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from scorekeeper.cli import default_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"preset": "classic", "target": 10000}  # long games: no hand is refused as late
@@ -375,7 +377,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=7, help="length of each phase")
     parser.add_argument("--rounds", type=int, default=2, help="unwatched + watched phases")
     parser.add_argument("--interval", type=float, default=1.0, help="live.js's poll interval")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help="gunicorn worker processes (default: as make run starts)")
     parser.add_argument("--threads", type=int, default=8)
     parser.add_argument("--mode", choices=["poll", "long"], default="poll")
     parser.add_argument("--pg", help="a PostgreSQL URL to run against instead of SQLite")

@@ -2,7 +2,7 @@
 SQLite and on PostgreSQL, compared with a bare Flask route served the same way; then
 hands entered while other phones print PDFs and load sheets.
 
-    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--workers 2]
+    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--workers N]
                          [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
                          [--phones 2] [--printers 2] [--viewers 2] [--viewer-pause 0.5]
                          [--print-seconds 8]
@@ -402,13 +402,17 @@ def bench_bare(workers: int, opts: argparse.Namespace) -> dict[str, Any]:
 
 
 def main() -> None:
+    # Here, not at the top: gunicorn imports this module for the bare route, which
+    # should carry nothing of the app.
+    from scorekeeper.cli import default_workers
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=2,
-                        help="gunicorn worker processes, as make run starts (WORKERS=2)")
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help="gunicorn worker processes (default: as make run starts)")
     parser.add_argument("--pg", default=os.environ.get(
         "SCOREKEEPER_BENCH_DATABASE_URL",
         "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))

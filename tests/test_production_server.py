@@ -1,5 +1,6 @@
 """The production server as ``make run`` starts it: ``scorekeeper serve`` migrates, then
-gunicorn runs two threaded workers; a hand saved through the API and the sheet printed."""
+gunicorn runs threaded workers, two per CPU core (at most four); a hand saved through
+the API and the sheet printed."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.cli import gunicorn_args
+from scorekeeper.cli import default_workers, gunicorn_args
 from tests.trust_server import Browser, Reply, create_game, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,10 +29,19 @@ def test_make_run_is_scorekeeper_serve() -> None:
     recipe = re.search(r"^run:.*\n((?:\t.*\n)+)", makefile, re.MULTILINE)
     assert recipe is not None
     assert recipe.group(1).strip() == (
-        "$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) --workers=$(WORKERS)"
+        "$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT)"
+        " $(if $(WORKERS),--workers=$(WORKERS))"
     )
-    assert re.search(r"^WORKERS \?= 2$", makefile, re.MULTILINE)
+    assert re.search(r"^WORKERS \?=$", makefile, re.MULTILINE)  # serve's own default
     assert re.search(r"^HOST +\?= 127\.0\.0\.1$", makefile, re.MULTILINE)
+
+
+@pytest.mark.parametrize(("cores", "workers"), [(1, 2), (2, 4), (3, 4), (64, 4)])
+def test_two_workers_per_core_at_most_four(
+    cores: int, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _pid: set(range(cores)))
+    assert default_workers() == workers
 
 
 @pytest.fixture
@@ -46,7 +56,7 @@ def server(database_url: str, tmp_path: Path) -> Iterator[tuple[subprocess.Popen
     }
     process = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper", "--instance", str(tmp_path / "instance"),
-         "serve", "--host=127.0.0.1", f"--port={port}", "--workers=2"],
+         "serve", "--host=127.0.0.1", f"--port={port}"],
         cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
         start_new_session=True,
     )
@@ -85,7 +95,10 @@ def test_gunicorn_saves_a_hand_and_prints_the_sheet(
     # serve replaced itself with gunicorn, started with make run's flags.
     cmdline = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode().split("\0")[:-1]
     port = int(base.rsplit(":", 1)[1])
-    assert cmdline == [sys.executable, "-m", "gunicorn", *gunicorn_args("127.0.0.1", port, 2)]
+    workers = default_workers()
+    assert cmdline == [
+        sys.executable, "-m", "gunicorn", *gunicorn_args("127.0.0.1", port, workers)
+    ]
     assert (tmp_path / "instance" / "secret_key").is_file()
 
     game = create_game(browser, rules="classic")
