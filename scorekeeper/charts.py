@@ -167,21 +167,29 @@ def marker_paint(shape: str, colour: str) -> str:
     return f'fill="{colour}" stroke="{colour}" stroke-width="1"'
 
 
-# Digits drawn with strokes, seven-segment fashion, in a box 4 wide and 7 high (y down
-# from the top), for printed charts; the advance is the glyph's width plus a gap.
+# Digits drawn with single strokes, as a pen writes them, in a box 4 wide and 7 high
+# (y down from the top), for printed charts: one path, no text to lay out. Each glyph
+# is absolute moves, lines and cubic curves (M, L, H, V, C, Z), so moving it is adding
+# an offset to every coordinate; the advance is the glyph's width plus a gap.
 STROKES = {
-    "0": ("M0 0H4V7H0Z", 5),
-    "1": ("M1 1L2 0V7", 3.5),
-    "2": ("M0 0H4V3.5H0V7H4", 5),
-    "3": ("M0 0H4V7H0M0 3.5H4", 5),
-    "4": ("M0 0V3.5H4M4 0V7", 5),
-    "5": ("M4 0H0V3.5H4V7H0", 5),
-    "6": ("M4 0H0V7H4V3.5H0", 5),
-    "7": ("M0 0H4L1.5 7", 5),
-    "8": ("M0 0H4V7H0ZM0 3.5H4", 5),
-    "9": ("M4 3.5H0V0H4V7H0", 5),
+    "0": ("M2 0C0.9 0 0 1.5 0 3.5C0 5.5 0.9 7 2 7C3.1 7 4 5.5 4 3.5C4 1.5 3.1 0 2 0Z", 5),
+    "1": ("M0 1.4L1.6 0V7", 3.5),
+    "2": ("M0.2 1.6C0.5 0.5 1.2 0 2 0C3.2 0 4 0.8 4 1.9C4 3.1 3 3.9 0 7H4", 5),
+    "3": ("M0.2 0.9C0.7 0.3 1.3 0 2 0C3.2 0 3.9 0.7 3.9 1.7C3.9 2.8 3 3.4 1.6 3.4"
+          "C3.1 3.4 4 4.2 4 5.2C4 6.3 3.1 7 1.9 7C1.1 7 0.4 6.7 0 6.1", 5),
+    "4": ("M3 7V0L0 5H4", 5),
+    "5": ("M3.8 0H0.5L0.2 3.2C0.7 2.8 1.3 2.6 2 2.6C3.2 2.6 4 3.5 4 4.8C4 6.1 3.1 7 1.9 7"
+          "C1.1 7 0.4 6.7 0 6.1", 5),
+    "6": ("M3.6 0.5C3.2 0.2 2.7 0 2.1 0C0.8 0 0 1.6 0 4C0 5.9 0.8 7 2 7C3.2 7 4 6.1 4 4.7"
+          "C4 3.4 3.2 2.6 2.1 2.6C1.1 2.6 0.3 3.3 0 4.2", 5),
+    "7": ("M0 0H4L1.4 7", 5),
+    "8": ("M2 3.4C3.1 3.4 3.8 2.8 3.8 1.7C3.8 0.7 3 0 2 0C1 0 0.2 0.7 0.2 1.7"
+          "C0.2 2.8 0.9 3.4 2 3.4C3.2 3.4 4 4.2 4 5.2C4 6.3 3.1 7 2 7C0.9 7 0 6.3 0 5.2"
+          "C0 4.2 0.8 3.4 2 3.4Z", 5),
+    "9": ("M0.4 6.5C0.8 6.8 1.3 7 1.9 7C3.2 7 4 5.4 4 3C4 1.1 3.2 0 2 0C0.8 0 0 0.9 0 2.3"
+          "C0 3.6 0.8 4.4 1.9 4.4C2.9 4.4 3.7 3.7 4 2.8", 5),
     "-": ("M0 3.5H3", 4),
-    ".": ("M0.5 7h0", 2),
+    ".": ("M0.5 7L0.5 7", 2),
 }
 
 
@@ -189,10 +197,10 @@ def stroked(text: str, x: float, baseline: float, anchor: str = "start") -> str:
     """Path data writing ``text`` (digits, ``-``, ``.``; anything else is skipped) with
     strokes, its baseline at ``baseline``, anchored at ``x`` like ``text-anchor``.
 
-    >>> stroked("10", 20, 7)
-    'M21 1l1 -1v7M23.5 0h4v7h-4z'
-    >>> stroked("8", 0, 7, "end")  # ends at x = 0
-    'M-4 0h4v7h-4zM-4 3.5h4'
+    >>> stroked("1", 20, 7)
+    'M20 1.4L21.6 0V7'
+    >>> stroked("4", 0, 7, "end")  # ends at x = 0
+    'M-1 7V0L-4 5H0'
     """
     glyphs = [STROKES[c] for c in text if c in STROKES]
     width = sum(advance for _path, advance in glyphs) - 1
@@ -205,28 +213,17 @@ def stroked(text: str, x: float, baseline: float, anchor: str = "start") -> str:
 
 
 def _moved(path: str, dx: float, dy: float) -> str:
-    """A glyph's absolute path moved by (dx, dy): each move absolute, the lines relative."""
-    out, cursor = [], (0.0, 0.0)
-    for command, args in re.findall(r"([MLHVZhz])([^MLHVZhz]*)", path):
+    """A glyph's path (absolute commands only) moved by (dx, dy)."""
+    out = []
+    for command, args in re.findall(r"([MLHVCZ])([^MLHVCZ]*)", path):
         values = [float(v) for v in args.split()]
-        if command in "ML":
-            x, y = values
-            if command == "M":
-                out.append(f"M{num(x + dx)} {num(y + dy)}")
-            else:
-                out.append(f"l{num(x - cursor[0])} {num(y - cursor[1])}")
-            cursor = (x, y)
-        elif command == "H":
-            out.append(f"h{num(values[0] - cursor[0])}")
-            cursor = (values[0], cursor[1])
+        if command == "H":
+            moved = [values[0] + dx]
         elif command == "V":
-            out.append(f"v{num(values[0] - cursor[1])}")
-            cursor = (cursor[0], values[0])
-        elif command == "h":
-            out.append(f"h{num(values[0])}")
-            cursor = (cursor[0] + values[0], cursor[1])
-        else:
-            out.append("z")
+            moved = [values[0] + dy]
+        else:  # pairs of x y
+            moved = [v + (dx if i % 2 == 0 else dy) for i, v in enumerate(values)]
+        out.append(command + " ".join(num(v) for v in moved))
     return "".join(out)
 
 
