@@ -289,15 +289,13 @@ def test_printed_charts_draw_their_numbers_with_strokes() -> None:
         + charts.stroked("1", 114, 94, "middle")
         + charts.stroked("2", 192, 94, "middle")
     )
-    # A 0 is an oval of four curves (a rectangle read as a missing glyph on paper),
-    # from x 28 to 32, y 76.5 to 83.5.
+    # A 0 is an oval of two curves (a rectangle read as a missing glyph on paper),
+    # from x 28 to 32 (the curves' widest point), y 76.5 to 83.5.
     assert charts.stroked("0", 32, 83.5, "end") == (
-        "M30 76.5C28.9 76.5 28 78 28 80C28 82 28.9 83.5 30 83.5"
-        "C31.1 83.5 32 82 32 80C32 78 31.1 76.5 30 76.5Z"
+        "M30 76.5C27.4 76.5 27.4 83.5 30 83.5C32.6 83.5 32.6 76.5 30 76.5Z"
     )
     assert charts.stroked("2", 192, 94, "middle") == (
-        "M190.2 88.6C190.5 87.5 191.2 87 192 87C193.2 87 194 87.8 194 88.9"
-        "C194 90.1 193 90.9 190 94H194"
+        "M190.3 88.4C190.9 86.7 194 86.7 194 88.9C194 90.4 191.5 92.2 190 94H194"
     )
     assert charts.stroked("-7", 0, 7) == "M0 3.5H3M4 0H8L5.4 7"
 
