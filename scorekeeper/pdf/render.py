@@ -19,26 +19,16 @@ from flask import Response, current_app, render_template
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from .lines import figures, gin_hand_lines, line
+
 PDF_MIMETYPE = "application/pdf"
 
 
 def render_pdf(template: str, **context: Any) -> bytes:
     """Render one of our print templates and typeset it."""
-    html = render_template(template, page_counter=page_counter_css(), figures=figures, **context)
+    html = render_template(template, page_counter=page_counter_css(), figures=figures,
+                           print_line=line, gin_hand_lines=gin_hand_lines, **context)
     return html_to_pdf(html)
-
-
-FIGURE_SPACE = "\u2007"  # as wide as a digit: numbers padded with it line up on the right
-
-
-def figures(value: object, width: int) -> str:
-    """``value`` right-aligned in ``width`` digit widths, for a tab-aligned column.
-
-    >>> figures("+15", 4) == FIGURE_SPACE + "+15"
-    True
-    """
-    text = str(value)
-    return FIGURE_SPACE * max(0, width - len(text)) + text
 
 
 def page_counter_css() -> Markup:
