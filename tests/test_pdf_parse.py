@@ -105,6 +105,24 @@ def test_every_printed_document_is_read_as_xhtml_into_the_html_tree(
         assert shape(root) == html_shape(html)
 
 
+@pytest.mark.parametrize(("names", "as_xml"), [
+    (["A\rB", "C\tD\u2028E"], True),  # a carriage return, a tab, a line separator
+    (["A\x01B", "C\x0bD"], False),  # control characters XML 1.0 does not allow
+])
+def test_names_with_odd_characters_print(
+    client: FlaskClient, typeset: list[str], names: list[str], as_xml: bool
+) -> None:
+    """What a player may type is read the same by both parsers, or, where XML refuses
+    it, the document goes to the HTML parser and still prints."""
+    created = client.post("/api/v1/games", json={"players": names})
+    assert created.status_code == 201, created.get_json()
+    fetched(client, f"/g/{created.get_json()['id']}/sheet.pdf", "en")
+    root = render.parse_xhtml(typeset[-1])
+    assert (root is not None) is as_xml
+    if root is not None:
+        assert shape(root) == html_shape(typeset[-1])
+
+
 def test_a_document_that_is_not_xhtml_is_still_printed(app: Flask) -> None:
     """The HTML parser takes over where the XML parser refuses (``<br>``, ``&nbsp;``)."""
     html = "<!DOCTYPE html><html><body><p>Ann&nbsp;wins<br>by 40</p></body></html>"
