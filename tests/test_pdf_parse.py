@@ -132,6 +132,33 @@ def test_a_document_that_is_not_xhtml_is_still_printed(app: Flask) -> None:
     assert data.startswith(b"%PDF")
 
 
+def test_the_fast_path_is_taken_only_where_it_fits(monkeypatch: pytest.MonkeyPatch,
+                                                  app: Flask) -> None:
+    """This WeasyPrint sets what our documents set; one that sets something more has
+    its documents parsed its own way (and they still print)."""
+    import weasyprint
+
+    assert render._tree_documents_fit(weasyprint)
+
+    class Newer(weasyprint.HTML):  # type: ignore[misc]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            self.something_new = True
+
+    newer = type("weasyprint", (), {"HTML": Newer})
+    assert not render._tree_documents_fit(newer)
+    render._tree_documents_fit.cache_clear()
+    monkeypatch.setattr(weasyprint, "HTML", Newer)
+    taken: list[object] = []
+    monkeypatch.setattr(render, "_parsed_document", lambda *args: taken.append(args))
+    try:
+        with app.test_request_context():
+            data = render.html_to_pdf("<!DOCTYPE html><html><body><p>Ann</p></body></html>")
+    finally:
+        render._tree_documents_fit.cache_clear()
+    assert data.startswith(b"%PDF") and taken == []
+
+
 def test_both_parsers_give_the_same_pages(app: Flask, client: FlaskClient,
                                           typeset: list[str]) -> None:
     """The document built from the XML tree lays out into the same pages, box for box and
