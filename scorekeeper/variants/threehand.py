@@ -97,12 +97,12 @@ class ThreeHandVariant(GinVariant):
     player_counts: ClassVar[tuple[int, ...]] = (3,)
     presets: ClassVar[tuple[str, ...]] = ("three_hand", "classic", "russian", "pagat", "modern")
     default_preset: ClassVar[str] = "three_hand"
-    sheet_template = "games/threehand/sheet.html"
-    quick_template = "games/threehand/quick_fields.html"
-    card_template = "games/threehand/card_fields.html"
-    hand_template = "games/threehand/hand.html"
-    pdf_template: ClassVar[str] = "pdf/threehand/sheet.html"
-    pad_template: ClassVar[str] = "pdf/threehand/pad.html"
+    sheet_template = "games/three_hand/sheet.html"
+    quick_template = "games/three_hand/quick_fields.html"
+    card_template = "games/three_hand/card_fields.html"
+    hand_template = "games/three_hand/hand.html"
+    pdf_template: ClassVar[str] = "pdf/three_hand/sheet.html"
+    pad_template: ClassVar[str] = "pdf/three_hand/pad.html"
 
     def setup(self, players: Sequence[str], dealer: int, second: int | None) -> dict[str, Any]:
         """The first box (who deals) and captain; the captain defaults to the next seat."""
