@@ -1,5 +1,6 @@
 """Fixtures: an app on a fresh database (SQLite, or PostgreSQL when
-``SCOREKEEPER_TEST_DATABASE_URL`` is set), a client, and a CLI runner."""
+``SCOREKEEPER_TEST_DATABASE_URL`` is set), a client, a CLI runner, and the HTML of
+the documents a test prints."""
 
 from __future__ import annotations
 
@@ -94,3 +95,19 @@ def client(app: Flask) -> FlaskClient:
 def runner(app: Flask) -> FlaskCliRunner:
     """The ``flask`` command line."""
     return app.test_cli_runner()
+
+
+@pytest.fixture
+def typeset(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The HTML of every document typeset during the test, in order."""
+    from scorekeeper.pdf import render
+
+    seen: list[str] = []
+    original = render.html_to_pdf
+
+    def keep(html: str) -> bytes:
+        seen.append(html)
+        return original(html)
+
+    monkeypatch.setattr(render, "html_to_pdf", keep)
+    yield seen

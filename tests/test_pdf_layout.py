@@ -4,13 +4,9 @@ wide as the rows, every word inside the printable area, no two words over each o
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 from flask.testing import FlaskClient
 from layout import KINDS, NAMES, Word, pdf_problems, sample_game, table_problems
-
-import scorekeeper.pdf.render as render
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -18,20 +14,6 @@ pytestmark = pytest.mark.once
 LANGUAGES = ("en", "ru", "fa")
 PAPERS = ("a4", "letter")
 PAD_KINDS = ("gin", "hollywood", "three_hand", "partnership", "remi")
-
-
-@pytest.fixture
-def typeset(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The HTML of every document typeset during the test, in order."""
-    seen: list[str] = []
-    original = render.html_to_pdf
-
-    def keep(html: str) -> bytes:
-        seen.append(html)
-        return original(html)
-
-    monkeypatch.setattr(render, "html_to_pdf", keep)
-    yield seen
 
 
 def fetch(client: FlaskClient, url: str, language: str) -> bytes:

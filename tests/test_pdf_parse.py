@@ -6,7 +6,6 @@ here instead of printing slower or differently."""
 from __future__ import annotations
 
 import subprocess
-from collections.abc import Iterator
 from typing import Any
 from xml.etree import ElementTree
 
@@ -23,20 +22,6 @@ pytestmark = pytest.mark.once  # the same on every database: the SQLite pass onl
 LANGUAGES = ("en", "ru", "fa")
 XMLNS = "{http://www.w3.org/2000/xmlns/}xmlns"
 PAD_KINDS = ("gin", "hollywood", "three_hand", "partnership", "remi")
-
-
-@pytest.fixture
-def typeset(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The HTML of every document typeset during the test."""
-    seen: list[str] = []
-    original = render.html_to_pdf
-
-    def keep(html: str) -> bytes:
-        seen.append(html)
-        return original(html)
-
-    monkeypatch.setattr(render, "html_to_pdf", keep)
-    yield seen
 
 
 def shape(element: ElementTree.Element) -> tuple[Any, ...]:

@@ -10,7 +10,6 @@ import unicodedata
 import xml.etree.ElementTree as ET
 from typing import Any
 
-import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
@@ -86,25 +85,13 @@ def target_y(chart: ET.Element) -> str | None:
     return None if line is None else line.get("y1")
 
 
-def pdf_and_html(
-    client: FlaskClient, game_id: str, monkeypatch: pytest.MonkeyPatch
-) -> tuple[str, str]:
-    """The sheet PDF's text and the HTML it was typeset from."""
-    from scorekeeper.pdf import render
-
-    typeset: list[str] = []
-    original = render.html_to_pdf
-
-    def keep(html: str) -> bytes:
-        typeset.append(html)
-        return original(html)
-
-    monkeypatch.setattr(render, "html_to_pdf", keep)
+def pdf_and_html(client: FlaskClient, game_id: str, typeset: list[str]) -> tuple[str, str]:
+    """The sheet PDF's text and the HTML it was typeset from (``typeset``: the fixture)."""
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     reader = PdfReader(io.BytesIO(response.data))
     text = "\n".join(page.extract_text() for page in reader.pages)
-    return unicodedata.normalize("NFKC", text), typeset[0]
+    return unicodedata.normalize("NFKC", text), typeset[-1]
 
 
 # --- making games ------------------------------------------------------------------------
@@ -185,10 +172,10 @@ def test_no_race_before_the_first_hand(client: FlaskClient) -> None:
     assert 'id="race"' not in client.get(f"/g/{game}").get_data(as_text=True)
 
 
-def test_gin_pdf_prints_the_same_race(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_gin_pdf_prints_the_same_race(client: FlaskClient, typeset: list[str]) -> None:
     game = gin_game(client)
-    text, typeset = pdf_and_html(client, game, monkeypatch)
-    (chart,) = charts(typeset)
+    text, html = pdf_and_html(client, game, typeset)
+    (chart,) = charts(html)
     assert lines(chart) == GIN_LINES
     printed = [" ".join(line.split()) for line in text.splitlines()]
     assert "The race" in printed
@@ -199,7 +186,7 @@ def test_gin_pdf_prints_the_same_race(client: FlaskClient, monkeypatch: pytest.M
 
 
 def test_hollywood_has_one_small_race_per_column(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, typeset: list[str]
 ) -> None:
     game, secret = api_game(client, "hollywood", ["A", "B"], rules="russian")
     # A 20 (game 1), A 30 (games 1-2), B 10 (game 1: his first win), A 5 (games 1-3).
@@ -221,9 +208,9 @@ def test_hollywood_has_one_small_race_per_column(
         [t.text for t in c.iterfind("svg:text[@class='chart-x']", NS)] for c in (two, three)
     ]
     assert x_labels == [["2", "4"], ["4"]]  # the hands as numbered on the sheet
-    text, typeset = pdf_and_html(client, game, monkeypatch)
+    text, html = pdf_and_html(client, game, typeset)
     # Printed three abreast at 240 units wide: the same totals through the same scale.
-    assert [heights(c) for c in charts(typeset)] == [heights(c) for c in (one, two, three)]
+    assert [heights(c) for c in charts(html)] == [heights(c) for c in (one, two, three)]
     assert values(one) == [[0, 20, 50, 50, 55], [0, 0, 0, 10, 10]]
     printed = [" ".join(t.split()) for t in text.splitlines()]
     legend = [line for line in printed if line.startswith("●")]
@@ -248,7 +235,7 @@ def remi_game(client: FlaskClient) -> str:
     return game
 
 
-def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_remi_totals_go_below_zero(client: FlaskClient, typeset: list[str]) -> None:
     game = remi_game(client)
     (chart,) = page_charts(client, game)
     assert values(chart) == [[0, 30, -20, 50], [0, -40, -20, -50], [0, 10, 0, 10]]
@@ -260,8 +247,8 @@ def test_remi_totals_go_below_zero(client: FlaskClient, monkeypatch: pytest.Monk
     assert ticks == ["-200", "0", "200", "400", "600"]  # -50 .. the target 500
     zero = chart.find("svg:line[@class='chart-zero']", NS)
     assert zero is not None and zero.get("y1") == "107"  # 140 - 200 * 132 / 800
-    text, typeset = pdf_and_html(client, game, monkeypatch)
-    assert [lines(c) for c in charts(typeset)] == [lines(chart)]
+    text, html = pdf_and_html(client, game, typeset)
+    assert [lines(c) for c in charts(html)] == [lines(chart)]
     printed = [" ".join(t.split()) for t in text.splitlines()]
     assert "● Ann 50 ■ Bob −50 ▲ Cy 10 - - target 500" in printed
 
@@ -278,7 +265,7 @@ def test_remi_by_number_of_deals_has_no_target_line(client: FlaskClient) -> None
     assert values(chart) == [[0, -15], [0, 5]]
 
 
-def test_partnership_draws_the_teams(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_partnership_draws_the_teams(client: FlaskClient, typeset: list[str]) -> None:
     # The worked example of test_variant_partnership: nets 55, 10 (B&D), 10 (B&D), 0, 70.
     game, secret = api_game(client, "partnership", ["Ann", "Bob", "Cid", "Dan"], dealer=2)
     deals = [
@@ -308,8 +295,8 @@ def test_partnership_draws_the_teams(client: FlaskClient, monkeypatch: pytest.Mo
     ]
     assert values(chart) == [[0, 55, 55, 55, 55, 125], [0, 0, 10, 20, 20, 20]]
     assert marked(chart) == [2, 2]  # deals 1 and 5; deals 2 and 3 (deal 4 a wash)
-    text, typeset = pdf_and_html(client, game, monkeypatch)
-    assert [lines(c) for c in charts(typeset)] == [lines(chart)]
+    text, html = pdf_and_html(client, game, typeset)
+    assert [lines(c) for c in charts(html)] == [lines(chart)]
     printed = [" ".join(t.split()) for t in text.splitlines()]
     assert "● Ann & Cid 125 ■ Bob & Dan 20 - - target 125" in printed
 
