@@ -9,7 +9,7 @@ joining its pieces, cost 2.5 ms of a 40-hand sheet; this costs a tenth of that.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
@@ -44,21 +44,21 @@ def line(cls: str, number: object, cells: Iterable[object], text: object) -> Mar
     return Markup(f'<span class="{cls}">{body}</span>' if cls else body)
 
 
-def gin_hand_lines(sheet: GinSheet, card: Callable[[Card], Markup] = show_html) -> Markup:
+def gin_hand_lines(sheet: GinSheet) -> Markup:
     """Every hand of a gin (or Oklahoma) sheet as its printed line, one per line."""
     names = sheet.players
     upcard_word = _("upcard")
     labels: dict[str, Markup] = {}  # each outcome's words looked up once, not once a hand
     lines = []
     for row, scored in zip(sheet.game.rows, sheet.hands, strict=True):
-        dead = row.hand.outcome.value == "dead"
+        outcome = row.hand.outcome.value
+        dead = outcome == "dead"
         cells: list[object] = []
         for seat in (0, 1):
             points = row.points[seat]
             shown = f"{LRM}+{points}" if points else (DASH if dead else "")
             box = BOX if row.box == seat else ""
             cells += [figures(shown, 6), figures(row.totals[seat], 5), box]
-        outcome = row.hand.outcome.value
         if outcome not in labels:
             labels[outcome] = escape(outcome_label(outcome))
         words = labels[outcome]
@@ -66,7 +66,7 @@ def gin_hand_lines(sheet: GinSheet, card: Callable[[Card], Markup] = show_html) 
             words += " ×2 ♠"
         upcard = scored.inputs.get("upcard")
         if upcard:
-            words += Markup(" · {} {}").format(upcard_word, card(Card.parse(upcard)))
+            words += Markup(" · {} {}").format(upcard_word, show_html(Card.parse(upcard)))
         if scored.cards_mode:
             words += " ✎"
         words += Markup(" · ") + names[row.dealer]
