@@ -10,13 +10,13 @@ from typing import Any, TypeVar
 
 import pytest
 
+from tests.live import serve
 from tests.trust_server import (
     Browser,
     Reply,
     create_game,
     hidden_fields,
     open_edit_link,
-    threaded_server,
 )
 
 pytestmark = pytest.mark.slow
@@ -29,7 +29,8 @@ KNOCK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_dead
 @pytest.fixture
 def base(make_app: Any) -> Iterator[str]:
     """The production server on the test database, CSRF on as in production."""
-    with threaded_server(make_app(WTF_CSRF_ENABLED=True, TESTING=False), threads=8) as url:
+    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
+    with serve(app, threads=8, channel_timeout=30) as url:
         yield url
 
 

@@ -1,5 +1,6 @@
-"""Real servers for the trust tests: waitress in a thread or in a child process, and a
-small HTTP client (standard library only) that keeps one browser's cookies."""
+"""Real servers for the trust tests: waitress in a child process (in a thread it is
+tests/live.py), and a small HTTP client (standard library only) that keeps one
+browser's cookies."""
 
 from __future__ import annotations
 
@@ -11,16 +12,12 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import urllib.parse
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -105,32 +102,6 @@ def open_edit_link(browser: Browser, edit_url: str) -> None:
     url = urllib.parse.urlsplit(edit_url)
     reply = browser.get(f"{url.path}?{url.query}")
     assert reply.status == 302, reply.text
-
-
-@contextmanager
-def threaded_server(app: Flask, threads: int = 8) -> Iterator[str]:
-    """Serve ``app`` with waitress on a free loopback port; yields the base URL."""
-    from waitress.server import create_server
-
-    server = create_server(app, host="127.0.0.1", port=0, threads=threads, channel_timeout=30)
-    stopping = threading.Event()
-
-    def serve() -> None:
-        # The loop runs in short slices so that this thread, not another, closes the
-        # sockets afterwards (closing them under a running loop raises in it).
-        while not stopping.is_set():
-            server.asyncore.loop(timeout=0.05, map=server._map, count=1)
-        server.task_dispatcher.shutdown()
-        for channel in list(server._map.values()):
-            channel.close()
-
-    runner = threading.Thread(target=serve, daemon=True)
-    runner.start()
-    try:
-        yield f"http://127.0.0.1:{server.effective_port}"
-    finally:
-        stopping.set()
-        runner.join(timeout=10)
 
 
 def free_port() -> int:
