@@ -12,9 +12,19 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
+from hypothesis import HealthCheck, settings
 from sqlalchemy import create_engine, make_url, text
 
 from scorekeeper import create_app
+
+# Tests never assert on wall-clock time, and Hypothesis would: its deadline and its
+# "input generation is slow" check failed CI on a machine busy with the other worker and
+# a browser (a strategy of a few integers took 0.3 s a draw). How many examples run and
+# what they reach is what the tests check; how fast they come is the benchmarks' part.
+settings.register_profile(
+    "scorekeeper", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("scorekeeper")
 
 
 def worker_database(url: str | None) -> str | None:

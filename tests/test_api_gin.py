@@ -352,7 +352,9 @@ ARRANGE_BODY = st.one_of(
     JSON, st.fixed_dictionaries({"cards": CARDS}, optional={"rules": RULES})
 )
 FUZZ = settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 
 

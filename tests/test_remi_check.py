@@ -170,7 +170,7 @@ FORM_VALUE = st.text(max_size=30) | st.sampled_from(["7S 8S 9S", "AS", "2H 3H 4H
 
 
 @settings(max_examples=150, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture])
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
     data=st.dictionaries(
         st.sampled_from([*deal(), "players-4-hand", "csrf_token", "players-0"]),
