@@ -41,6 +41,21 @@ VARY = "Cookie, Accept-Language"  # the 200's sentence is in the reader's langua
 READER = "scorekeeper.live_reader"
 
 
+class _Connection:
+    """One thread's connection for reading versions, and whether it has been closed."""
+
+    __slots__ = ("closed", "conn", "in_use")
+
+    def __init__(self, conn: Any) -> None:
+        self.conn = conn
+        self.in_use = threading.Lock()
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+        self.conn.close()
+
+
 def version_reader(engine: Engine) -> Callable[[str], int | None]:
     """A function reading a game's version (``None``: no such game), for any thread.
 
@@ -74,45 +89,47 @@ def version_reader(engine: Engine) -> Callable[[str], int | None]:
 
         return read_pooled
     local = threading.local()
-    # Every connection opened, with a lock held while it is in use: the disposing
-    # thread closes each one only between two reads (closing an sqlite3 connection
-    # while another thread reads on it crashes the process).
-    opened: list[tuple[Any, threading.Lock]] = []
+    # Every connection opened. Each has a lock held while a read is on it, so the
+    # disposing thread closes it only between two reads (closing an sqlite3 connection
+    # while another thread reads on it crashes the process), and marks it closed, so
+    # the next read on that thread opens a new one instead of failing.
+    opened: list[_Connection] = []
     lock = threading.Lock()
 
     @event.listens_for(engine, "engine_disposed")
     def _close_all(_engine: Engine) -> None:
         with lock:
-            for conn, in_use in opened:
-                with in_use:
-                    conn.close()
+            for entry in opened:
+                with entry.in_use:
+                    entry.close()
             opened.clear()
 
     def read(game_id: str) -> int | None:
-        for attempt in (1, 2):
-            entry = getattr(local, "entry", None)
-            if entry is None:
-                entry = local.entry = (connect(), threading.Lock())
+        failed = False
+        while True:
+            entry: _Connection | None = getattr(local, "entry", None)
+            if entry is None or entry.closed:
+                entry = local.entry = _Connection(connect())
                 with lock:
                     opened.append(entry)
-            conn, in_use = entry
-            try:
-                with in_use:
-                    row = conn.execute(query, (game_id,)).fetchone()
-            except Exception:
-                # A connection the server closed (a restart), or that the engine's
-                # disposal closed: once more on a new one.
-                local.entry = None
-                with in_use:
-                    conn.close()
-                with lock:
-                    if entry in opened:
-                        opened.remove(entry)
-                if attempt == 2:
-                    raise
-                continue
-            return None if row is None else int(row[0])
-        return None  # not reached
+            error: Exception | None = None
+            with entry.in_use:
+                if entry.closed:  # the disposal closed it just now: not a failure
+                    continue
+                try:
+                    row = entry.conn.execute(query, (game_id,)).fetchone()
+                except Exception as exc:
+                    entry.close()
+                    error = exc
+            if error is None:
+                return None if row is None else int(row[0])
+            # A connection the server closed (a restart): once more on a new one.
+            with lock:  # taken with in_use let go, as the disposal takes them in turn
+                if entry in opened:
+                    opened.remove(entry)
+            if failed:
+                raise error
+            failed = True
 
     return read
 
