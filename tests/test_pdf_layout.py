@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
-from layout import KINDS, NAMES, Word, pdf_problems, sample_game, table_problems
+from layout import KINDS, NAMES, Word, pdf_pages, pdf_problems, sample_game, table_problems
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -74,3 +74,54 @@ def test_the_checks_see_what_was_wrong_with_the_gin_pad() -> None:
     assert a.overlaps(b) and not a.overlaps(Word("x", 131, 100, 140, 110))
     # Lines set solid (boxes touching by their ascent and descent) do not overlap.
     assert not a.overlaps(Word("Boxes", 100, 108, 130, 118))
+
+
+@pytest.mark.parametrize("language", ("en", "ru"))
+def test_the_settlement_stands_under_the_hand_lines_columns(
+    client: FlaskClient, language: str
+) -> None:
+    """The settlement's totals and words line up with the hand lines above them.
+    WeasyPrint draws a tab 2.4 % wider than it lays it out, so a line with longer tabs
+    (empty cells not padded) was drawn further right: the Σ line's total 0.9 pt, its
+    words up to 2.7 pt (README, "The sheet PDF")."""
+    names = NAMES[language][:2]
+    created = client.post("/api/v1/games", json={
+        "players": list(names), "rules": {"target": 40, "game_bonus": 100, "box_bonus": 25},
+    }).get_json()
+    for hand in (
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 24},
+        {"outcome": "gin", "knocker": 1, "defender_deadwood": 12},
+        {"outcome": "dead"},
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 2, "defender_deadwood": 22},
+    ):
+        saved = client.post(f"/api/v1/games/{created['id']}/hands", json=hand,
+                            headers={"X-Edit-Secret": created["edit_secret"]})
+        assert saved.status_code == 201, saved.get_json()
+    [page] = pdf_pages(fetch(client, f"/g/{created['id']}/sheet.pdf", language))
+    rows: dict[float, list[Word]] = {}  # the page's words by the line they stand on
+    for word in page.words:
+        rows.setdefault(round(word.y0), []).append(word)
+    lines = [sorted(rows[y], key=lambda w: w.x0) for y in sorted(rows)]
+    hand_lines = [line for line in lines if line[0].text in {"1", "2", "3", "4"}]
+    first = lines.index(hand_lines[-1]) + 1
+    settlement = lines[first:first + 6]  # Σ, game bonus, two box lines, final, margin
+    assert [line[0].text for line in settlement[:2]] == ["Σ", "+100"]
+    # The words column: every line's first word past the last seat rule (91 mm in).
+    column = 40.25 + 7 * 36.75 - 6
+
+    def words_start(line: list[Word]) -> float:
+        return min(word.x0 for word in line if word.x0 > column)
+
+    starts = [words_start(line) for line in hand_lines]
+    assert max(starts) - min(starts) < 0.5, starts
+    for line in settlement:
+        assert abs(words_start(line) - starts[0]) < 1.0, (line, starts)
+    # Ann's running total (the third column) ends where the hand lines' totals end.
+    total_column = (40.25 + 2 * 36.75, 40.25 + 3 * 36.75)
+
+    def total_end(line: list[Word]) -> float:
+        [end] = [w.x1 for w in line if total_column[0] < w.x1 <= total_column[1]]
+        return end
+
+    ends = [total_end(line) for line in hand_lines]
+    assert abs(total_end(settlement[0]) - max(ends)) < 0.5, (total_end(settlement[0]), ends)

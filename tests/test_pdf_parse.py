@@ -171,9 +171,12 @@ def test_both_parsers_give_the_same_pages(app: Flask, client: FlaskClient,
 
 
 def raster(pdf: bytes) -> bytes:
-    """The first page as a PNG at 50 dpi."""
-    return subprocess.run(["pdftoppm", "-r", "50", "-singlefile", "-png", "-", "-"],
-                          input=pdf, capture_output=True, check=True).stdout
+    """The first page as a PNG at 50 dpi (pdftoppm writes to standard output when it
+    is given no output name; given "-" it writes a file named "-.png")."""
+    png = subprocess.run(["pdftoppm", "-r", "50", "-singlefile", "-png", "-"],
+                         input=pdf, capture_output=True, check=True).stdout
+    assert png.startswith(b"\x89PNG"), png[:20]
+    return png
 
 
 def boxes(box: Any) -> list[tuple[str, float, float, str]]:
