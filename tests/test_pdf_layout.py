@@ -106,8 +106,11 @@ def test_the_settlement_stands_under_the_hand_lines_columns(
     first = lines.index(hand_lines[-1]) + 1
     settlement = lines[first:first + 6]  # Σ, game bonus, two box lines, final, margin
     assert [line[0].text for line in settlement[:2]] == ["Σ", "+100"]
+    # Where the lines' text starts (the page margin and the cell's padding) and a tab
+    # stop's width (13 mm, which WeasyPrint sets as 49 px), in points.
+    start, stop = 40.25, 36.75
     # The words column: every line's first word past the last seat rule (91 mm in).
-    column = 40.25 + 7 * 36.75 - 6
+    column = start + 7 * stop - 6
 
     def words_start(line: list[Word]) -> float:
         return min(word.x0 for word in line if word.x0 > column)
@@ -117,7 +120,7 @@ def test_the_settlement_stands_under_the_hand_lines_columns(
     for line in settlement:
         assert abs(words_start(line) - starts[0]) < 1.0, (line, starts)
     # Ann's running total (the third column) ends where the hand lines' totals end.
-    total_column = (40.25 + 2 * 36.75, 40.25 + 3 * 36.75)
+    total_column = (start + 2 * stop, start + 3 * stop)
 
     def total_end(line: list[Word]) -> float:
         [end] = [w.x1 for w in line if total_column[0] < w.x1 <= total_column[1]]
