@@ -84,7 +84,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     db = get_session()
     snapshot = snapshot_engine()
     if snapshot is not None:
-        with snapshot.connect() as connection:
+        with snapshot.connect() as connection, connection.begin():  # one snapshot
             game = service.read_row(connection, game_id)
     else:
         game = service.lock_row(db, game_id)

@@ -18,10 +18,12 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, Executable, Select, bindparam, func, insert, select, update
+from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql.dml import UpdateBase
 
+from ..db import Prepared
 from ..models import Change, Game, GameData, GameRow, Hand, HandRow, Submission, now_utc
 
 
@@ -80,20 +82,23 @@ def lock_row(db: Session, game_id: str) -> GameRow | None:
 
 
 def read_row(connection: Connection, game_id: str) -> GameRow | None:
-    """The game and its hands as plain rows, read through ``connection``: locked when
-    it is the writer's (``lock_row``), a snapshot when it is a reader's."""
+    """The game and its hands as plain rows, read through ``connection`` in the
+    transaction it is in: locked when it is the writer's (``lock_row``), a snapshot
+    when it is a reader's (begun by the caller, so that both reads see one state)."""
     game_query, hands_query = _row_statements()
-    row = connection.execute(game_query, {"game_id": game_id}).first()
-    if row is None:
+    params = {"game_id": game_id}
+    rows = game_query.rows(connection, params)
+    if not rows:
         return None
-    hands = [HandRow(number, inputs) for number, inputs in connection.execute(
-        hands_query, {"game_id": game_id}
-    )]
-    return GameRow(**row._mapping, hands=hands)
+    game = GameRow(*rows[0])
+    game.hands = [HandRow(number, inputs)
+                  for number, inputs in hands_query.rows(connection, params)]
+    return game
 
 
 @cache
-def _row_statements() -> tuple[Select[Any], Select[tuple[int, dict[str, Any]]]]:
+def _row_statements() -> tuple[Prepared, Prepared]:
+    # The columns in GameRow's order: a row is unpacked into it.
     game = (
         select(
             Game.id, Game.edit_secret, Game.variant, Game.players, Game.rules, Game.setup,
@@ -107,7 +112,7 @@ def _row_statements() -> tuple[Select[Any], Select[tuple[int, dict[str, Any]]]]:
         .where(Hand.game_id == bindparam("game_id"))
         .order_by(Hand.number)
     )
-    return game, hands
+    return Prepared(game), Prepared(hands)
 
 
 def duplicate_of(db: Session, game: GameData, token: str | None) -> Submission | None:
@@ -148,9 +153,9 @@ def add_hand(
     looking it up then: a retry is rare, and a hand saves a query.
 
     The hand, its key, its history entry and the game's new version are written by
-    prepared statements (``_write_statements``: one on PostgreSQL), not the ORM's unit
-    of work, which cost a hand's request more than everything else together; ``game``
-    is brought up to date in memory.
+    prepared statements (``_write_statements``: one on PostgreSQL) run on the DBAPI
+    cursor (``db.Prepared``), not the ORM's unit of work, which cost a hand's request
+    more than everything else together; ``game`` is brought up to date in memory.
     """
     try:
         check_version(game, version)
@@ -188,13 +193,13 @@ def _write_new_hand(
               "now": now_utc(), "read": game.version}
     statements = _write_statements(connection.dialect.name, bool(token), unlocked)
     for i, statement in enumerate(statements):
-        written = connection.execute(statement, params)
-        if unlocked and i == 0 and written.rowcount != 1:
+        written = statement.execute(connection, params)
+        if unlocked and i == 0 and written != 1:
             raise Conflict  # another phone changed the game since it was read
 
 
 @cache
-def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Executable, ...]:
+def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepared, ...]:
     """The statements that store a new hand, all taking the same parameters: on
     PostgreSQL one statement (the inserts as data-modifying ``WITH`` parts of the
     version's update: one round trip instead of four), elsewhere one per table. A save
@@ -221,12 +226,15 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Execut
     )
     inserts = (hand, key, change) if keyed else (hand, change)
     if unlocked:  # the version first, only if it is still the one read
-        return (bump.where(Game.version == bindparam("read")), *inserts)
-    if dialect == "postgresql":
+        statements: tuple[UpdateBase, ...] = (bump.where(Game.version == bindparam("read")),
+                                              *inserts)
+    elif dialect == "postgresql":
         for i, part in enumerate(inserts):
             bump = bump.add_cte(part.cte(f"new_{i}"))
-        return (bump,)
-    return (*inserts, bump)
+        statements = (bump,)
+    else:
+        statements = (*inserts, bump)
+    return tuple(Prepared(statement) for statement in statements)
 
 
 def edit_hand(

@@ -1,0 +1,140 @@
+"""``db.Prepared``: Core statements run on the DBAPI cursor must store and read exactly
+what SQLAlchemy's own execution does, inside the caller's transaction, and fail the
+way SQLAlchemy fails."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+from typing import Any
+
+import pytest
+from sqlalchemy import bindparam, insert, select, text
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.db import Prepared
+from scorekeeper.models import Change, Game, Hand, Submission
+
+QUICK = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
+         "defender_deadwood": 20, "upcard": None}
+CARDS = {"mode": "cards", "knocker": 1, "knocker_cards": ["7H", "8H", "9H"],
+         "upcard": "Q♠", "note": "ünïcode – «да»", "nested": {"a": [1, None, True]}}
+# Tehran, UTC+3:30: stored as 08:30 UTC, read back aware.
+AT = datetime(2026, 12, 1, 12, 0, 0, 250_001, tzinfo=timezone(timedelta(hours=3, minutes=30)))
+
+HAND = insert(Hand).values(
+    game_id=bindparam("game_id"), number=bindparam("number"), inputs=bindparam("inputs"),
+    created_at=bindparam("at"), updated_at=bindparam("at"),
+)
+CHANGE = insert(Change).values(  # "add" and None are written in the statement itself
+    game_id=bindparam("game_id"), at=bindparam("at"), action="add", before=None,
+    hand_number=bindparam("number"), after=bindparam("inputs"), by=bindparam("by"),
+)
+KEY = insert(Submission).values(game_id=bindparam("game_id"), key=bindparam("key"),
+                                hand_number=1, created_at=bindparam("at"))
+
+
+def _game(engine: Any) -> str:
+    with engine.begin() as connection:
+        connection.execute(insert(Game).values(
+            id="g1", edit_secret="s", variant="gin", players=["Ann", "Пётр"],
+            rules={"target": 100, "big_gin_bonus": None}, setup={"dealer": 1}, version=0,
+            created_at=AT, updated_at=AT, stake=None, currency=None,
+        ))
+    return "g1"
+
+
+def test_rows_written_by_the_cursor_equal_rows_written_by_sqlalchemy(make_app: Any) -> None:
+    """The same two hands and history entries, once through SQLAlchemy's execution and
+    once through ``Prepared``: every column is stored alike (on SQLite, byte for byte:
+    the times as text, the JSON as text)."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    rows = [{"game_id": game_id, "number": n, "inputs": inputs, "at": AT, "by": "API"}
+            for n, inputs in ((1, QUICK), (2, CARDS))]
+    with engine.begin() as connection:
+        for params in rows:
+            connection.execute(HAND, params)
+            connection.execute(CHANGE, params)
+        for params in rows:
+            moved = dict(params, number=params["number"] + 10)
+            assert Prepared(HAND).execute(connection, moved) == 1
+            assert Prepared(CHANGE).execute(connection, moved) == 1
+
+    with engine.connect() as connection:
+        def stored(table: str, columns: str) -> list[tuple[Any, ...]]:
+            number = "number" if table == "hands" else "hand_number"
+            query = f"SELECT {number} % 10, {columns} FROM {table} ORDER BY {number}"
+            return [tuple(row) for row in connection.execute(text(query))]
+
+        for table, columns in (("hands", "inputs, created_at, updated_at"),
+                               ("changes", "at, action, before, after, by")):
+            found = stored(table, columns)
+            assert found[:2] == found[2:], table
+        hands = connection.execute(select(Hand.number, Hand.inputs, Hand.created_at)
+                                   .order_by(Hand.number)).all()
+    assert [tuple(row) for row in hands] == [
+        (1, QUICK, AT), (2, CARDS, AT), (11, QUICK, AT), (12, CARDS, AT)]
+    assert hands[2].created_at.tzinfo is not None
+    assert hands[2].created_at.astimezone(UTC).hour == 8
+
+
+def test_rows_read_by_the_cursor_equal_rows_read_by_sqlalchemy(make_app: Any) -> None:
+    """JSON comes back as lists and dicts, times aware, NULL as None, in column order."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    query = select(Game.id, Game.players, Game.rules, Game.setup, Game.version,
+                   Game.created_at, Game.stake).where(Game.id == bindparam("game_id"))
+    with engine.begin() as connection:
+        by_sqlalchemy = [tuple(row) for row in connection.execute(query, {"game_id": game_id})]
+        by_cursor = Prepared(query).rows(connection, {"game_id": game_id})
+        nothing = Prepared(query).rows(connection, {"game_id": "no such game"})
+    assert by_cursor == by_sqlalchemy == [
+        ("g1", ["Ann", "Пётр"], {"target": 100, "big_gin_bonus": None}, {"dealer": 1}, 0, AT,
+         None)]
+    assert by_cursor[0][5].utcoffset() == timedelta(0)
+    assert nothing == []
+
+
+def test_a_used_key_fails_as_sqlalchemy_fails(make_app: Any) -> None:
+    """A second submission with the same key: SQLAlchemy's ``IntegrityError`` (which the
+    API answers by looking the first one up), and the transaction can be rolled back."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    params = {"game_id": game_id, "key": "k1", "at": AT}
+    with engine.connect() as connection:
+        with connection.begin():
+            Prepared(KEY).execute(connection, params)
+        transaction = connection.begin()
+        with pytest.raises(IntegrityError) as caught:
+            Prepared(KEY).execute(connection, params)
+        transaction.rollback()
+        assert "submissions" in str(caught.value.statement)
+        count = connection.scalar(text("SELECT count(*) FROM submissions"))
+    assert count == 1
+
+
+def test_statements_run_in_the_callers_transaction(make_app: Any) -> None:
+    """What the cursor wrote is seen by nobody else until the caller commits, and is
+    gone when the caller rolls back."""
+    app = make_app()
+    engine = app.extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    params = {"game_id": game_id, "number": 1, "inputs": QUICK, "at": AT}
+    count = select(Hand.number).where(Hand.game_id == bindparam("game_id"))
+
+    other = make_app().extensions["scorekeeper.reader"]  # a connection of its own
+
+    def others_see() -> int:
+        with other.connect() as connection:
+            return len(connection.execute(count, {"game_id": game_id}).all())
+
+    with engine.connect() as connection:
+        transaction = connection.begin()
+        Prepared(HAND).execute(connection, params)
+        assert len(Prepared(count).rows(connection, params)) == 1
+        assert others_see() == 0
+        transaction.rollback()
+        assert Prepared(count).rows(connection, params) == []
+        with connection.begin():
+            Prepared(HAND).execute(connection, params)
+    assert others_see() == 1
