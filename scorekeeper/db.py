@@ -103,7 +103,7 @@ def make_engine(url: str) -> Engine:
     def _on_begin(connection: Any) -> None:
         # IMMEDIATE: take the write lock up front; a deferred transaction that reads
         # and then writes can fail at once when another writer got there first.
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        _begin(connection, "BEGIN IMMEDIATE")
 
     if engine.url.database and engine.url.database != ":memory:":
         _queue_processes(engine, Path(engine.url.database + ".lock"))
@@ -212,6 +212,15 @@ class _Compiled:
         return {name: value for (name, *_rest), value in zip(self.parameters, values, strict=True)}
 
 
+def _begin(connection: Connection, statement: str) -> None:
+    """Begin SQLite's transaction on the driver's connection: twice a hand, and
+    ``exec_driver_sql`` sets up a whole execution (context, events, a result) for a
+    statement that returns nothing."""
+    driver = connection.connection.driver_connection
+    assert driver is not None, "begun on a connection that is open"
+    driver.execute(statement).close()
+
+
 READ_ONLY_METHODS = frozenset({"GET", "HEAD"})
 
 
@@ -248,7 +257,7 @@ def make_reader(url: str, writer: Engine) -> Engine:
     @event.listens_for(reader, "begin")
     def _on_begin(connection: Any) -> None:
         # Deferred: the snapshot starts at the first read; no lock is taken.
-        connection.exec_driver_sql("BEGIN")
+        _begin(connection, "BEGIN")
 
     @event.listens_for(writer, "engine_disposed")
     def _dispose_reader(_engine: Any) -> None:
