@@ -6,8 +6,10 @@ import re
 from typing import Any
 
 from flask import Flask, Response, abort, render_template, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
+from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 
 csrf = CSRFProtect()
@@ -30,9 +32,33 @@ HEADERS = {
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
 
+class SessionCookies(SecureCookieSessionInterface):
+    """Flask's signed-cookie sessions, with the signer built once per set of keys.
+
+    Flask builds a new serializer (and its key list) for every request, a twentieth of
+    what saving a hand costs; one is kept for as long as the secret key and its
+    fallbacks stay what they were (a new key gets a new one).
+    """
+
+    _kept: tuple[tuple[object, ...], URLSafeTimedSerializer] | None = None
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Flask's serializer for the app's current keys, built when they change."""
+        if not app.secret_key:
+            return None
+        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
+        kept = self._kept
+        if kept is None or kept[0] != keys:
+            serializer = super().get_signing_serializer(app)
+            assert serializer is not None
+            kept = self._kept = (keys, serializer)
+        return kept[1]
+
+
 def init_app(app: Flask) -> None:
     """CSRF on every form, the headers on every response, friendly error pages."""
     csrf.init_app(app)
+    app.session_interface = SessionCookies()
 
     @app.url_value_preprocessor
     def _game_ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:

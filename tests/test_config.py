@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from click.testing import CliRunner
-from flask import Flask, g
+from flask import Flask, g, session
 from flask.cli import ScriptInfo
 from sqlalchemy import create_engine, func, inspect, select
 
@@ -151,6 +151,34 @@ def test_secure_cookies_mark_the_session_cookie_secure(
     assert attributes[0].startswith("session=")
     assert ("secure" in attributes) is secure
     assert "httponly" in attributes and "samesite=lax" in attributes
+
+
+def test_a_new_secret_key_refuses_old_session_cookies_unless_kept_as_a_fallback(
+    make_app: Any,
+) -> None:
+    """The session's signer is built once per set of keys (``security.SessionCookies``):
+    a changed key must still refuse cookies signed with the old one, and a fallback
+    key must still accept them."""
+    app: Flask = make_app(SECRET_KEY="first")
+
+    @app.get("/test/remember")
+    def remember() -> str:
+        session["seen"] = "yes"
+        return "kept"
+
+    @app.get("/test/recall")
+    def recall() -> str:
+        return str(session.get("seen"))
+
+    client = app.test_client()
+    assert client.get("/test/remember").text == "kept"
+    assert client.get("/test/recall").text == "yes"
+    app.config["SECRET_KEY"] = "second"
+    assert client.get("/test/recall").text == "None"
+    app.config["SECRET_KEY_FALLBACKS"] = ["first"]
+    assert client.get("/test/recall").text == "yes"
+    app.config["SECRET_KEY_FALLBACKS"] = []
+    assert client.get("/test/recall").text == "None"
 
 
 # --- the 500 handler -----------------------------------------------------------------------
