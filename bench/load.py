@@ -153,20 +153,33 @@ def _stat(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2:].split()
 
 
-def server_pids(root: int, *, database: bool) -> list[int]:
+def server_pids(root: int, workers: int, *, database: bool) -> list[int]:
     """The server's processes: gunicorn's master and its workers, and with ``database``
-    every PostgreSQL process too (its backends do a hand's SQL on the same two cores)."""
-    pids = [root]
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        fields = _stat(int(entry.name))
-        if fields is None:
-            continue
-        postgres = database and (entry / "comm").read_text().strip() == "postgres"
-        if int(fields[1]) == root or postgres:
-            pids.append(int(entry.name))
-    return pids
+    every PostgreSQL process too (its backends do a hand's SQL on the same two cores).
+
+    Waits (up to 30 s) until all ``workers`` are there: the master listens before it
+    forks them, and a worker counted late has its CPU time left out (once the bare
+    route's, which then measured 0)."""
+    deadline = time.monotonic() + 30
+    while True:
+        pids, children = [root], 0
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            fields = _stat(int(entry.name))
+            if fields is None:
+                continue
+            child = int(fields[1]) == root
+            children += child
+            try:
+                postgres = database and (entry / "comm").read_text().strip() == "postgres"
+            except OSError:  # the process ended meanwhile
+                continue
+            if child or postgres:
+                pids.append(int(entry.name))
+        if children >= workers or time.monotonic() > deadline:
+            return pids
+        time.sleep(0.05)
 
 
 def cpu_seconds(pids: list[int]) -> float:
@@ -359,7 +372,7 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> 
             assert status == 201, created
             games.append(created)
         make_work = hand_work(games)
-        pids = server_pids(server.pid, database=not url.startswith("sqlite"))
+        pids = server_pids(server.pid, workers, database=not url.startswith("sqlite"))
         alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
         result, elapsed, cpu = measured(port, opts.clients, opts.seconds,
                                         lambda n, r: make_work(n + 1, r), pids)  # new keys
@@ -388,7 +401,7 @@ def bench_bare(workers: int, opts: argparse.Namespace) -> dict[str, Any]:
                         lambda status, _data: None if status == 200 else f"HTTP {status}")
             return work
 
-        pids = server_pids(server.pid, database=False)
+        pids = server_pids(server.pid, workers, database=False)
         alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
         result, elapsed, cpu = measured(port, opts.clients, min(opts.seconds, 5), make_work, pids)
     finally:
