@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 
 class Outcome(StrEnum):
@@ -38,7 +39,7 @@ class HandScore:
     points: int
     doubled: bool = False
 
-    @property
+    @cached_property  # asked several times a hand at every replay of a game
     def won(self) -> bool:
         """Whether the hand gives a box to somebody."""
         return self.winner is not None and self.outcome not in (Outcome.DEAD, Outcome.TIE)
