@@ -178,6 +178,9 @@ class _Compiled:
     def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
         compiled = statement.compile(dialect=dialect)
         assert isinstance(compiled, SQLCompiler)
+        if compiled.post_compile_params or compiled.literal_execute_params:
+            # An IN list ("expanding") is written into the SQL at each execution.
+            raise ValueError("a statement with parameters rendered per execution")
         self.sql = compiled.string
         by_name = {name: bind for bind, name in compiled.bind_names.items()}
         order: Sequence[str] | None = compiled.positiontup

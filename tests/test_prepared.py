@@ -138,3 +138,12 @@ def test_statements_run_in_the_callers_transaction(make_app: Any) -> None:
         with connection.begin():
             Prepared(HAND).execute(connection, params)
     assert others_see() == 1
+
+
+def test_a_statement_whose_sql_changes_per_execution_is_refused(make_app: Any) -> None:
+    """An IN list is written into the SQL at each execution: compiled once, it would
+    run with the first execution's list."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    query = select(Hand.number).where(Hand.number.in_(bindparam("numbers", expanding=True)))
+    with engine.connect() as connection, pytest.raises(ValueError, match="per execution"):
+        Prepared(query).rows(connection, {"numbers": [1, 2]})
