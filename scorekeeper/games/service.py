@@ -15,6 +15,7 @@ do not), so each undo or delete is restored at most once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import fields
 from functools import cache
 from typing import Any
 
@@ -98,12 +99,10 @@ def read_row(connection: Connection, game_id: str) -> GameRow | None:
 
 @cache
 def _row_statements() -> tuple[Prepared, Prepared]:
-    # The columns in GameRow's order: a row is unpacked into it.
+    # GameRow's own fields, in its order (a row is unpacked into it), but its hands.
+    columns = [getattr(Game, f.name) for f in fields(GameRow) if f.name != "hands"]
     game = (
-        select(
-            Game.id, Game.edit_secret, Game.variant, Game.players, Game.rules, Game.setup,
-            Game.version, Game.created_at, Game.stake, Game.currency,
-        )
+        select(*columns)
         .where(Game.id == bindparam("game_id"))
         .with_for_update()  # SQLite: nothing (its write lock is taken at BEGIN)
     )
