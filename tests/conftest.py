@@ -115,9 +115,9 @@ def typeset(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     seen: list[str] = []
     original = render.html_to_pdf
 
-    def keep(html: str) -> bytes:
+    def keep(html: str, *pictures: Any) -> bytes:
         seen.append(html)
-        return original(html)
+        return original(html, *pictures)
 
     monkeypatch.setattr(render, "html_to_pdf", keep)
     yield seen

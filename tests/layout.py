@@ -256,3 +256,97 @@ def sample_game(client: FlaskClient, kind: str, language: str = "en") -> str:
         )
         assert response.status_code == 201, (kind, response.get_json())
     return game_id
+
+
+# --- pictures drawn into a PDF (pdf/pictures.py) -----------------------------------------
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One shape of a printed picture as the PDF draws it: its paint and its path, in
+    the picture's own units (its SVG's viewBox)."""
+
+    paint: str  # S stroke, f fill, B both
+    width: float  # the stroke's
+    stroke: tuple[float, ...]  # RGB, 0..1; () when not stroked
+    fill: tuple[float, ...]
+    dashes: tuple[float, ...]
+    path: tuple[tuple[str, tuple[float, ...]], ...]  # (operator, operands)
+
+    @property
+    def points(self) -> str:
+        """The path's points as an SVG ``points`` attribute ("x,y x,y"), for a polyline."""
+        return " ".join(f"{_num(v[0])},{_num(v[1])}" for _op, v in self.path if len(v) == 2)
+
+    @property
+    def moves(self) -> int:
+        return sum(op == "m" for op, _v in self.path)
+
+
+@dataclass(frozen=True)
+class Picture:
+    """A picture drawn into a page: where (its matrix, in points) and its shapes."""
+
+    page: int
+    matrix: tuple[float, ...]
+    shapes: tuple[Shape, ...]
+
+    def stroked(self, width: float) -> list[Shape]:
+        """The shapes stroked ``width`` wide (2: the lines; 0.8: the axis digits)."""
+        return [s for s in self.shapes if s.paint in ("S", "B") and s.width == width]
+
+
+def _num(value: float) -> str:
+    return f"{value:.3f}".rstrip("0").rstrip(".")
+
+
+def printed_pictures(data: bytes) -> list[Picture]:
+    """Every picture the app drew into a PDF's pages, read back from the PDF itself: a
+    page with pictures has its contents ``[q, WeasyPrint's stream, pictures]``, and the
+    last stream is ``Q`` and then one ``q <matrix> cm <shapes> Q`` a line."""
+    import io
+
+    from pypdf import PdfReader
+
+    found = []
+    for number, page in enumerate(PdfReader(io.BytesIO(data)).pages):
+        contents = page["/Contents"]
+        if not isinstance(contents, list) or len(contents) != 3:
+            continue
+        streams = [ref.get_object().get_data() for ref in contents]
+        assert streams[0] == b"q", streams[0]
+        first, *lines = streams[2].split(b"\n")
+        assert first == b"Q", first
+        for line in lines:
+            found.append(_picture(number, line.decode().split()))
+    return found
+
+
+def _picture(page: int, tokens: list[str]) -> Picture:
+    assert tokens[0] == "q" and tokens[7] == "cm" and tokens[-1] == "Q", tokens[:8]
+    matrix = tuple(float(t) for t in tokens[1:7])
+    shapes, operands, state = [], [], {}
+    path: list[tuple[str, tuple[float, ...]]] = []
+    for token in tokens[8:-1]:
+        if token in ("q", "Q"):
+            if token == "Q":
+                shapes.append(Shape(
+                    state["paint"], state.get("w", 1.0), state.get("RG", ()), state.get("rg", ()),
+                    state.get("d", ()), tuple(path),
+                ))
+            state, path = {}, []
+        elif token in ("w", "M", "J", "j"):
+            state[token] = float(operands[-1])
+        elif token in ("RG", "rg"):
+            state[token] = tuple(float(v) for v in operands[-3:])
+        elif token == "d":
+            state["d"] = tuple(float(v.strip("[]")) for v in operands[:-1] if v.strip("[]"))
+        elif token in ("m", "l", "c", "h"):
+            path.append((token, tuple(float(v) for v in operands)))
+        elif token in ("S", "f", "B", "n"):
+            state["paint"] = token
+        else:
+            operands.append(token)
+            continue
+        operands = []
+    return Picture(page, matrix, tuple(shapes))

@@ -58,10 +58,10 @@ def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
     typesetting, finish = threading.Event(), threading.Event()
     real = render.html_to_pdf
 
-    def slow(html: str) -> bytes:
+    def slow(html: str, *pictures: Any) -> bytes:
         typesetting.set()
         finish.wait(30)
-        return real(html)
+        return real(html, *pictures)
 
     monkeypatch.setattr(render, "html_to_pdf", slow)
     printed: list[Any] = []

@@ -11,6 +11,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from flask.testing import FlaskClient
+from layout import Picture, printed_pictures
 from pypdf import PdfReader
 
 from scorekeeper.charts import swatch
@@ -85,13 +86,22 @@ def target_y(chart: ET.Element) -> str | None:
     return None if line is None else line.get("y1")
 
 
-def pdf_and_html(client: FlaskClient, game_id: str, typeset: list[str]) -> tuple[str, str]:
-    """The sheet PDF's text and the HTML it was typeset from (``typeset``: the fixture)."""
+def printed(client: FlaskClient, game_id: str) -> tuple[str, list[Picture]]:
+    """The sheet PDF's text, and the pictures drawn into it (read back from the PDF)."""
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     reader = PdfReader(io.BytesIO(response.data))
     text = "\n".join(page.extract_text() for page in reader.pages)
-    return unicodedata.normalize("NFKC", text), typeset[-1]
+    return unicodedata.normalize("NFKC", text), printed_pictures(response.data)
+
+
+def printed_lines(picture: Picture) -> list[str]:
+    """A printed race's lines (stroked 2 wide, as the page's polylines) as ``points``."""
+    return [shape.points for shape in picture.stroked(2)]
+
+
+def printed_heights(picture: Picture) -> list[list[str]]:
+    return [[p.split(",")[1] for p in line.split()] for line in printed_lines(picture)]
 
 
 # --- making games ------------------------------------------------------------------------
@@ -172,22 +182,25 @@ def test_no_race_before_the_first_hand(client: FlaskClient) -> None:
     assert 'id="race"' not in client.get(f"/g/{game}").get_data(as_text=True)
 
 
-def test_gin_pdf_prints_the_same_race(client: FlaskClient, typeset: list[str]) -> None:
+def test_gin_pdf_prints_the_same_race(client: FlaskClient) -> None:
     game = gin_game(client)
-    text, html = pdf_and_html(client, game, typeset)
-    (chart,) = charts(html)
-    assert lines(chart) == GIN_LINES
-    printed = [" ".join(line.split()) for line in text.splitlines()]
-    assert "The race" in printed
-    assert "● Ann 55 ■ Bob 20 - - target 100" in printed  # the legend under the picture
-    # Printed, the axis numbers are strokes (no SVG text for WeasyPrint to lay out).
-    assert chart.find("svg:text", NS) is None
-    assert chart.find("svg:path[@class='chart-labels']", NS) is not None
+    text, pictures = printed(client, game)
+    (picture,) = pictures
+    assert printed_lines(picture) == GIN_LINES
+    printed_text = [" ".join(line.split()) for line in text.splitlines()]
+    assert "The race" in printed_text
+    assert "● Ann 55 ■ Bob 20 - - target 100" in printed_text  # the legend under the picture
+    # Ann's two won hands are dots (zero-length round-capped lines, 7 wide); Bob's one
+    # a square filled in his orange (#d55e00); the axis numbers are strokes 0.8 wide.
+    (dots,) = picture.stroked(7)
+    assert dots.points == "128,107 128,107 312,67.4 312,67.4" and dots.moves == 2
+    (square,) = [shape for shape in picture.shapes if shape.fill == (0.835, 0.369, 0.0)]
+    assert square.moves == 1 and square.path[0] == ("m", (217.0, 110.6))  # 220 - 3, 113.6 - 3
+    (digits,) = picture.stroked(0.8)
+    assert any(op == "c" for op, _values in digits.path)
 
 
-def test_hollywood_has_one_small_race_per_column(
-    client: FlaskClient, typeset: list[str]
-) -> None:
+def test_hollywood_has_one_small_race_per_column(client: FlaskClient) -> None:
     game, secret = api_game(client, "hollywood", ["A", "B"], rules="russian")
     # A 20 (game 1), A 30 (games 1-2), B 10 (game 1: his first win), A 5 (games 1-3).
     for seat, points in [(0, 20), (0, 30), (1, 10), (0, 5)]:
@@ -208,12 +221,12 @@ def test_hollywood_has_one_small_race_per_column(
         [t.text for t in c.iterfind("svg:text[@class='chart-x']", NS)] for c in (two, three)
     ]
     assert x_labels == [["2", "4"], ["4"]]  # the hands as numbered on the sheet
-    text, html = pdf_and_html(client, game, typeset)
+    text, pictures = printed(client, game)
     # Printed three abreast at 240 units wide: the same totals through the same scale.
-    assert [heights(c) for c in charts(html)] == [heights(c) for c in (one, two, three)]
+    assert [printed_heights(p) for p in pictures] == [heights(c) for c in (one, two, three)]
     assert values(one) == [[0, 20, 50, 50, 55], [0, 0, 0, 10, 10]]
-    printed = [" ".join(t.split()) for t in text.splitlines()]
-    legend = [line for line in printed if line.startswith("●")]
+    printed_text = [" ".join(t.split()) for t in text.splitlines()]
+    legend = [line for line in printed_text if line.startswith("●")]
     assert legend == [
         "● A 55 ■ B 10 - - target 100",
         "● A 35 ■ B 0 - - target 100",
@@ -235,7 +248,7 @@ def remi_game(client: FlaskClient) -> str:
     return game
 
 
-def test_remi_totals_go_below_zero(client: FlaskClient, typeset: list[str]) -> None:
+def test_remi_totals_go_below_zero(client: FlaskClient) -> None:
     game = remi_game(client)
     (chart,) = page_charts(client, game)
     assert values(chart) == [[0, 30, -20, 50], [0, -40, -20, -50], [0, 10, 0, 10]]
@@ -247,10 +260,10 @@ def test_remi_totals_go_below_zero(client: FlaskClient, typeset: list[str]) -> N
     assert ticks == ["-200", "0", "200", "400", "600"]  # -50 .. the target 500
     zero = chart.find("svg:line[@class='chart-zero']", NS)
     assert zero is not None and zero.get("y1") == "107"  # 140 - 200 * 132 / 800
-    text, html = pdf_and_html(client, game, typeset)
-    assert [lines(c) for c in charts(html)] == [lines(chart)]
-    printed = [" ".join(t.split()) for t in text.splitlines()]
-    assert "● Ann 50 ■ Bob −50 ▲ Cy 10 - - target 500" in printed
+    text, pictures = printed(client, game)
+    assert [printed_lines(p) for p in pictures] == [lines(chart)]
+    printed_text = [" ".join(t.split()) for t in text.splitlines()]
+    assert "● Ann 50 ■ Bob −50 ▲ Cy 10 - - target 500" in printed_text
 
 
 def test_remi_by_number_of_deals_has_no_target_line(client: FlaskClient) -> None:
@@ -265,7 +278,7 @@ def test_remi_by_number_of_deals_has_no_target_line(client: FlaskClient) -> None
     assert values(chart) == [[0, -15], [0, 5]]
 
 
-def test_partnership_draws_the_teams(client: FlaskClient, typeset: list[str]) -> None:
+def test_partnership_draws_the_teams(client: FlaskClient) -> None:
     # The worked example of test_variant_partnership: nets 55, 10 (B&D), 10 (B&D), 0, 70.
     game, secret = api_game(client, "partnership", ["Ann", "Bob", "Cid", "Dan"], dealer=2)
     deals = [
@@ -295,10 +308,10 @@ def test_partnership_draws_the_teams(client: FlaskClient, typeset: list[str]) ->
     ]
     assert values(chart) == [[0, 55, 55, 55, 55, 125], [0, 0, 10, 20, 20, 20]]
     assert marked(chart) == [2, 2]  # deals 1 and 5; deals 2 and 3 (deal 4 a wash)
-    text, html = pdf_and_html(client, game, typeset)
-    assert [lines(c) for c in charts(html)] == [lines(chart)]
-    printed = [" ".join(t.split()) for t in text.splitlines()]
-    assert "● Ann & Cid 125 ■ Bob & Dan 20 - - target 125" in printed
+    text, pictures = printed(client, game)
+    assert [printed_lines(p) for p in pictures] == [lines(chart)]
+    printed_text = [" ".join(t.split()) for t in text.splitlines()]
+    assert "● Ann & Cid 125 ■ Bob & Dan 20 - - target 125" in printed_text
 
 
 def test_three_hand_draws_three_lines(client: FlaskClient) -> None:

@@ -21,15 +21,19 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from .lines import figures, gin_hand_lines, line
+from .pictures import Pictures
 
 PDF_MIMETYPE = "application/pdf"
 
 
 def render_pdf(template: str, **context: Any) -> bytes:
-    """Render one of our print templates and typeset it."""
+    """Render one of our print templates and typeset it; the pictures the template
+    places (``pictures.place``: the races) are drawn into the PDF's pages directly."""
+    pictures = Pictures()
     html = render_template(template, page_counter=page_counter_css(), figures=figures,
-                           print_line=line, gin_hand_lines=gin_hand_lines, **context)
-    return html_to_pdf(html)
+                           print_line=line, gin_hand_lines=gin_hand_lines, pictures=pictures,
+                           **context)
+    return html_to_pdf(html, pictures)
 
 
 def page_counter_css() -> Markup:
@@ -55,8 +59,9 @@ def css_string(text: str) -> str:
     return '"' + escaped.replace("\n", "\\a ") + '"'
 
 
-def html_to_pdf(html: str) -> bytes:
-    """Typeset trusted HTML (one of our templates) into PDF bytes."""
+def html_to_pdf(html: str, pictures: Pictures | None = None) -> bytes:
+    """Typeset trusted HTML (one of our templates) into PDF bytes, and draw
+    ``pictures`` into the boxes the HTML placed them in."""
     import weasyprint  # lazily: Pango loads on the first print, not at app start
 
     _share_the_interpreter()
@@ -65,11 +70,13 @@ def html_to_pdf(html: str) -> bytes:
     font_config, css = _typesetter(weasyprint)
     base_url = static.as_uri() + "/"
     root = parse_xhtml(html) if _tree_documents_fit(weasyprint) else None
+    html_class = _print_html_class(weasyprint)
     if root is None:  # not well-formed XML: the HTML parser, slower, takes anything
-        document = weasyprint.HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+        document = html_class(string=html, base_url=base_url, url_fetcher=fetcher)
     else:
-        document = _parsed_document(weasyprint, root, base_url, fetcher)
-    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=font_config)
+        document = _parsed_document(html_class, root, base_url, fetcher)
+    finish = pictures.finish if pictures else None
+    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=font_config, finisher=finish)
     return pdf
 
 
@@ -119,7 +126,7 @@ def _tree_documents_fit(weasyprint: Any) -> bool:
     return set(vars(weasyprint.HTML(string="<p></p>"))) == HTML_ATTRIBUTES
 
 
-def _parsed_document(weasyprint: Any, root: ElementTree.Element, base_url: str,
+def _parsed_document(html_class: Any, root: ElementTree.Element, base_url: str,
                      fetcher: Any) -> Any:
     """A ``weasyprint.HTML`` for a tree already parsed (its constructor parses a string).
 
@@ -129,7 +136,7 @@ def _parsed_document(weasyprint: Any, root: ElementTree.Element, base_url: str,
     """
     import cssselect2
 
-    document = weasyprint.HTML.__new__(weasyprint.HTML)
+    document = html_class.__new__(html_class)
     document.base_url = base_url  # our templates have no <base>
     document.url_fetcher = fetcher
     document.media_type = "print"
@@ -137,6 +144,46 @@ def _parsed_document(weasyprint: Any, root: ElementTree.Element, base_url: str,
         root, content_language=None)
     document.etree_element = document.wrapper_element.etree_element
     return document
+
+
+# The user-agent rules for pseudo-elements no printed document of ours has: footnotes
+# and notes (``float: footnote`` is never used). Written for every element, each costs
+# a computed style per element per document (two thirds of a sheet's styles).
+UNUSED_UA_RULES = re.compile(r"^::(?:footnote|note)-[a-z-]+ \{[^}]*\}\n", re.M)
+
+
+def _print_html_class(weasyprint: Any) -> Any:
+    """``weasyprint.HTML`` with its user-agent stylesheet trimmed for our documents.
+
+    WeasyPrint's stylesheet gives every element a ``::marker`` and five footnote and
+    note pseudo-elements, each computed for every element of every document only to
+    find that nothing uses it. Ours has the footnote and note rules left out and the
+    marker rule kept for list items alone (the only elements of ours with markers),
+    which prints the same pages (``tests/test_pdf_parse.py`` compares their pixels)
+    with a third of the computed styles. A WeasyPrint whose ``HTML`` has no
+    ``_ua_stylesheets``, or whose stylesheet no longer has these rules, is used as it is.
+    """
+    source = getattr(getattr(weasyprint, "html", None), "UA", None)
+    return _trimmed(weasyprint.HTML, weasyprint.CSS, source if isinstance(source, str) else "")
+
+
+@cache
+def _trimmed(html_class: Any, css_class: Any, source: str) -> Any:
+    """``html_class`` with the user-agent stylesheet ``source`` trimmed, or itself."""
+    default: Any = getattr(html_class, "_ua_stylesheets", None)
+    trimmed = UNUSED_UA_RULES.sub("", source).replace("\n::marker {", "\nli::marker {")
+    if default is None or "::footnote" in trimmed or "\nli::marker {" not in trimmed:
+        return html_class
+    from weasyprint.css.counters import CounterStyle
+
+    # Its @counter-style rules are WeasyPrint's own, which WeasyPrint keeps already.
+    stylesheet = css_class(string=trimmed, counter_style=CounterStyle())
+
+    class PrintHTML(html_class):
+        def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
+            return [stylesheet, *default(self, forms)[1:]]
+
+    return PrintHTML
 
 
 _local = threading.local()
