@@ -36,8 +36,9 @@ def test_absolute_and_relative_commands_become_absolute_points() -> None:
     assert path_operators("M2 0C-0.6 0 -0.6 7 2 7C4.6 7 4.6 0 2 0Z") == (
         "2 0 m -0.6 0 -0.6 7 2 7 c 4.6 7 4.6 0 2 0 c h"
     )
-    # Numbers run together as SVG allows ("l-4-4" is l -4 -4); absolute H and V.
-    assert path_operators("M4 4l-4-4H9V.5") == "4 4 m 0 0 l 9 0 l 9 0.5 l"
+    # Numbers run together as SVG allows ("l-4-4" is l -4 -4); absolute H and V, their
+    # numbers copied as written (".5" is a PDF number too, "1e1" is not: written out).
+    assert path_operators("M4 4l-4-4H9V.5H1e1") == "4 4 m 0 0 l 9 0 l 9 .5 l 10 .5 l"
 
 
 @pytest.mark.parametrize("data", ["M1 2 3", "L1 2", "M1 2Q3 4 5 6", "M1 2h", "M1 2x3"])

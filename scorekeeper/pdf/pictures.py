@@ -35,6 +35,7 @@ PX_PER_MM = 96 / 25.4
 
 # SVG path data: a command letter or a number ("-4", ".5", "1e-3"; "l-4-4" is two).
 TOKEN = re.compile(r"[MmLlHhVvCcZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")  # a number written alike in SVG and PDF
 ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Z": 0}
 CAPS = {"butt": "0", "round": "1", "square": "2"}
 JOINS = {"miter": "0", "round": "1", "bevel": "2"}
@@ -133,64 +134,79 @@ def _shape(element: ElementTree.Element) -> bytes:
 def path_operators(d: str) -> str:
     """SVG path data (``M L H V C Z``, absolute and relative) as PDF path operators.
 
+    Absolute coordinates are copied as they are written (a plain decimal is a PDF
+    number too); relative ones are added up.
+
     >>> path_operators("M1 2h3v-1l-1 -1z")
     '1 2 m 4 2 l 4 1 l 3 0 l h'
     >>> path_operators("M42.9 137.4h0")  # a dot: a zero-length line with round caps
     '42.9 137.4 m 42.9 137.4 l'
     """
-    out: list[str] = []
-    x = y = start_x = start_y = 0.0
-    command = ""
     tokens = TOKEN.findall(d)
     if "".join(tokens) != re.sub(r"[\s,]", "", d) or tokens[:1] not in (["M"], ["m"]):
         raise Undrawable(f"path data not understood: {d[:40]!r}")
-    i = 0
-    while i < len(tokens):
-        if tokens[i].isalpha():
-            command = tokens[i]
+    out: list[str] = []
+    x = y = start_x = start_y = 0.0
+    xs = ys = start_xs = start_ys = "0"  # the same, as written
+    command, i, count = "", 0, len(tokens)
+    while i < count:
+        token = tokens[i]
+        if token.isalpha():
+            command = token
             i += 1
             if command in "Zz":
                 out.append("h")
-                x, y = start_x, start_y
+                x, y, xs, ys = start_x, start_y, start_xs, start_ys
                 continue
-        elif not command or command in "Zz":
+        elif command in ("", "Z", "z"):
             raise Undrawable(f"a number without a command in {d[:40]!r}")
         upper = command.upper()
-        count = ARGUMENTS[upper]
-        if i + count > len(tokens) or any(t.isalpha() for t in tokens[i:i + count]):
-            raise Undrawable(f"{command} needs {count} numbers in {d[:40]!r}")
-        values = [float(t) for t in tokens[i:i + count]]
-        i += count
-        relative = command.islower()
-        if upper == "H":
-            x = values[0] + (x if relative else 0)
-        elif upper == "V":
-            y = values[0] + (y if relative else 0)
-        else:
-            if relative:
+        needed = ARGUMENTS[upper]
+        args = tokens[i:i + needed]
+        i += needed
+        if len(args) != needed or not all(a[-1].isdigit() or a[-1] == "." for a in args):
+            raise Undrawable(f"{command} needs {needed} numbers in {d[:40]!r}")
+        values = [float(a) for a in args]
+        if command.islower():  # relative: written anew from the sums
+            if upper == "H":
+                x += values[0]
+                xs = _number(x)
+            elif upper == "V":
+                y += values[0]
+                ys = _number(y)
+            else:
                 values = [v + (x if k % 2 == 0 else y) for k, v in enumerate(values)]
-            x, y = values[-2], values[-1]
-        if upper == "C":
-            out.append(" ".join(_number(v) for v in values) + " c")
-        elif upper == "M":
-            out.append(f"{_number(x)} {_number(y)} m")
-            start_x, start_y = x, y
-            command = "l" if relative else "L"  # further pairs after a move are lines
+                args = [_number(v) for v in values]
+                x, y, xs, ys = values[-2], values[-1], args[-2], args[-1]
         else:
-            out.append(f"{_number(x)} {_number(y)} l")
+            args = [a if "e" not in a and "E" not in a else _number(float(a)) for a in args]
+            if upper == "H":
+                x, xs = values[0], args[0]
+            elif upper == "V":
+                y, ys = values[0], args[0]
+            else:
+                x, y, xs, ys = values[-2], values[-1], args[-2], args[-1]
+        if upper == "C":
+            out.append(" ".join(args) + " c")
+        elif upper == "M":
+            out.append(f"{xs} {ys} m")
+            start_x, start_y, start_xs, start_ys = x, y, xs, ys
+            command = "l" if command == "m" else "L"  # further pairs after a move are lines
+        else:
+            out.append(f"{xs} {ys} l")
     return " ".join(out)
 
 
 def polyline_operators(points: str) -> str:
-    """A ``<polyline>``'s points as a PDF path.
+    """A ``<polyline>``'s points as a PDF path (the numbers as written).
 
     >>> polyline_operators("36,140 42.9,137.4")
     '36 140 m 42.9 137.4 l'
     """
-    values = [_float(v) for v in points.replace(",", " ").split()]
-    if len(values) < 4 or len(values) % 2:
+    values = points.replace(",", " ").split()
+    if len(values) < 4 or len(values) % 2 or not all(map(DECIMAL.fullmatch, values)):
         raise Undrawable(f"polyline points {points[:40]!r}")
-    pairs = [f"{_number(values[k])} {_number(values[k + 1])}" for k in range(0, len(values), 2)]
+    pairs = [f"{values[k]} {values[k + 1]}" for k in range(0, len(values), 2)]
     return pairs[0] + " m " + " l ".join(pairs[1:]) + " l"
 
 
