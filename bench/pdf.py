@@ -3,7 +3,9 @@
 Builds gin games of 10, 40 and 200 hands through the service layer on a temporary
 SQLite database, fetches each sheet's PDF through the app (replay, template and
 WeasyPrint: what a player waits for), and times a one-line document in the same run
-as the reference. Prints medians, ratios, and the cost of each further hand.
+as the reference. Prints medians, ratios, and the cost of each further hand; and the
+Python calls each document makes, which unlike its CPU time do not move with the
+machine (C work, Pango's and HarfBuzz's, is not in them).
 
     .venv/bin/python bench/pdf.py [--runs 7]
 """
@@ -98,6 +100,21 @@ def cpu_seconds(actions: dict[Any, Callable[[], object]], runs: int) -> dict[Any
     return times
 
 
+def python_calls(action: Callable[[], object]) -> int:
+    """How many Python function calls one more run of ``action`` makes (cProfile): a
+    count that does not move with the machine's speed or load, unlike its CPU time."""
+    import cProfile
+    import pstats
+
+    action()
+    profile = cProfile.Profile()
+    profile.enable()
+    action()
+    profile.disable()
+    calls: int = pstats.Stats(profile).total_calls  # type: ignore[attr-defined]
+    return calls
+
+
 def main() -> None:
     """Time the sheets and the reference; print figures, ratios and the growth."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -126,15 +143,18 @@ def main() -> None:
         actions: dict[Any, Callable[[], object]] = {"one-line": one_line}
         actions.update({size: sheet(games[size]) for size in SIZES})
         times = cpu_seconds(actions, runs)
+        calls = {key: python_calls(action) for key, action in actions.items()}
         timings = {key: statistics.median(found) for key, found in times.items()}
         reference = timings["one-line"]
         app.extensions["scorekeeper.engine"].dispose()
 
     print(f"PDF score sheets, WeasyPrint {weasyprint.__version__}, median of {runs} runs")
-    print(f"  one-line document  {reference * 1000:8.1f} ms   1.00×")
+    print(f"  one-line document  {reference * 1000:8.1f} ms   1.00×"
+          f"   {calls['one-line'] / 1000:6.1f} k Python calls")
     for size in SIZES:
         ratio = timings[size] / reference
-        print(f"  {size:3d}-hand sheet     {timings[size] * 1000:8.1f} ms  {ratio:5.2f}×")
+        print(f"  {size:3d}-hand sheet     {timings[size] * 1000:8.1f} ms  {ratio:5.2f}×"
+              f"   {calls[size] / 1000:6.1f} k ({calls[size] / calls['one-line']:.1f}×)")
     low, mid, high = (timings[size] for size in SIZES)
     first = (mid - low) / (SIZES[1] - SIZES[0])
     second = (high - mid) / (SIZES[2] - SIZES[1])
