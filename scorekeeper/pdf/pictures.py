@@ -39,8 +39,9 @@ DECIMAL = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)")  # a number written alike in S
 ARGUMENTS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "Z": 0}
 CAPS = {"butt": "0", "round": "1", "square": "2"}
 JOINS = {"miter": "0", "round": "1", "bevel": "2"}
-# What a drawn element may carry; anything else (a style, a transform, a class the
-# stylesheet might paint) sends the whole picture to WeasyPrint.
+# What a drawn element may carry; anything else (a style, a transform, an opacity)
+# sends the whole picture to WeasyPrint. ``class`` and ``data-series`` only name the
+# parts, for the tests and the page's stylesheet: print.css paints no part of a chart.
 PAINT = frozenset({"stroke", "stroke-width", "fill", "stroke-linecap", "stroke-linejoin",
                    "stroke-dasharray", "class", "data-series"})
 SHAPES = {"path": frozenset({"d"}), "line": frozenset({"x1", "y1", "x2", "y2"}),
