@@ -121,9 +121,10 @@ class Prepared:
     written in Core and compiled by SQLAlchemy, with each column type's own bind and
     result processing (JSON, UTC times), and does only the rest by hand. Errors
     arrive as SQLAlchemy's (``IntegrityError`` on a used key, and so on); a
-    connection found dead is invalidated, as SQLAlchemy would. The statement must
-    not be executed outside a transaction the caller began (``Connection.begin``,
-    or a session's ``connection()``): a raw cursor begins none itself on SQLite.
+    connection found dead is invalidated, as SQLAlchemy would. The statement is
+    refused (``RuntimeError``) outside a transaction the caller began
+    (``Connection.begin``, or a session's ``connection()``): a raw cursor begins none
+    itself on SQLite.
     """
 
     def __init__(self, statement: ClauseElement) -> None:
@@ -157,6 +158,10 @@ class Prepared:
         compiled = self._compiled.get(dialect)
         if compiled is None:
             compiled = self._compiled[dialect] = _Compiled(self.statement, dialect)
+        if not connection.in_transaction():
+            # On SQLite a raw cursor would run outside any transaction: two reads would
+            # not see one state, and writes would not wait for the caller's commit.
+            raise RuntimeError("db.Prepared runs only in a transaction the caller began")
         values = compiled.values(params)
         raw = connection.connection
         cursor = raw.cursor()

@@ -134,10 +134,26 @@ def test_statements_run_in_the_callers_transaction(make_app: Any) -> None:
         assert len(Prepared(count).rows(connection, params)) == 1
         assert others_see() == 0
         transaction.rollback()
-        assert Prepared(count).rows(connection, params) == []
         with connection.begin():
+            assert Prepared(count).rows(connection, params) == []
             Prepared(HAND).execute(connection, params)
     assert others_see() == 1
+
+
+def test_a_statement_outside_a_transaction_is_refused(make_app: Any) -> None:
+    """A connection nobody began a transaction on: on SQLite the cursor would run in
+    none (each statement on its own, two reads not one state), so nothing runs."""
+    app = make_app()
+    engine = app.extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    params = {"game_id": game_id, "number": 1, "inputs": QUICK, "at": AT}
+    with engine.connect() as connection:
+        with pytest.raises(RuntimeError, match="transaction the caller began"):
+            Prepared(HAND).execute(connection, params)
+        with pytest.raises(RuntimeError, match="transaction the caller began"):
+            Prepared(select(Hand.number)).rows(connection, {})
+    with engine.connect() as connection:
+        assert connection.execute(select(Hand.number)).all() == []  # nothing was written
 
 
 def test_a_statement_whose_sql_changes_per_execution_is_refused(make_app: Any) -> None:

@@ -204,7 +204,8 @@ def test_the_api_takes_the_hand_that_ends_a_game_and_refuses_the_next(
 
 def read_unlocked(app: Flask, game_id: str) -> GameRow:
     """The game as a save that reads before it locks sees it (an SQLite file's reader)."""
-    with app.extensions["scorekeeper.reader"].connect() as connection:
+    reader = app.extensions["scorekeeper.reader"]
+    with reader.connect() as connection, connection.begin():  # one snapshot, as the API's
         game = service.read_row(connection, game_id)
     assert game is not None
     return game
