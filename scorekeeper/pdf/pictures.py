@@ -44,6 +44,8 @@ JOINS = {"miter": "0", "round": "1", "bevel": "2"}
 # parts, for the tests and the page's stylesheet: print.css paints no part of a chart.
 PAINT = frozenset({"stroke", "stroke-width", "fill", "stroke-linecap", "stroke-linejoin",
                    "stroke-dasharray", "class", "data-series"})
+# How a shape is painted, by (stroked, filled): both, stroke, fill, neither.
+PAINTING = {(True, True): "B", (True, False): "S", (False, True): "f", (False, False): "n"}
 SHAPES = {"path": frozenset({"d"}), "line": frozenset({"x1", "y1", "x2", "y2"}),
           "polyline": frozenset({"points"})}
 
@@ -128,8 +130,7 @@ def _shape(element: ElementTree.Element) -> bytes:
         state.append(f"{_rgb(stroke)} RG")
     if fill != "none":
         state.append(f"{_rgb(fill)} rg")
-    paint = {(True, True): "B", (True, False): "S", (False, True): "f", (False, False): "n"}
-    return " ".join(["q", *state, path, paint[stroke != "none", fill != "none"], "Q"]).encode()
+    return " ".join(["q", *state, path, PAINTING[stroke != "none", fill != "none"], "Q"]).encode()
 
 
 def path_operators(d: str) -> str:
