@@ -20,6 +20,7 @@ from flask import Response, current_app, render_template
 from flask_babel import gettext as _
 from markupsafe import Markup
 
+from . import textlayout
 from .lines import figures, gin_hand_lines, line
 from .pictures import Pictures
 
@@ -65,6 +66,7 @@ def html_to_pdf(html: str, pictures: Pictures | None = None) -> bytes:
     import weasyprint  # lazily: Pango loads on the first print, not at app start
 
     _share_the_interpreter()
+    textlayout.install()  # once a process; a WeasyPrint it does not fit prints as it is
     static = Path(current_app.static_folder or current_app.root_path).resolve()
     fetcher = _static_fetcher(weasyprint, static)
     font_config, css = _typesetter(weasyprint)

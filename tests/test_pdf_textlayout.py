@@ -1,0 +1,156 @@
+"""Printed text is shaped once for its layout and once to draw it (pdf/textlayout.py),
+and every printed document comes out the same, byte for byte, as with WeasyPrint's
+own way of building each line's Pango layout again to draw it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from layout import KINDS, NAMES, PLAYERS, sample_game
+from test_pdf_parse import PAD_KINDS, all_pages, staked_game_with_cards
+
+from scorekeeper.pdf import render, textlayout
+
+pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
+
+
+@pytest.fixture
+def weasyprint_layout() -> Iterator[Any]:
+    """WeasyPrint's own ``Layout`` class, with ours put back in place afterwards."""
+    from weasyprint.text import line_break
+
+    textlayout.install()
+    kept = line_break.Layout
+    assert kept.weasyprint_layout is not kept
+    yield kept.weasyprint_layout
+    line_break.Layout = kept
+
+
+def both_ways(print_: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
+    """What ``print_()`` prints with our layouts, then with WeasyPrint's own (printing
+    puts ours in place: not while it prints the second time)."""
+    from weasyprint.text import line_break
+
+    ours = print_()
+    assert hasattr(line_break.Layout, "weasyprint_layout")
+    with monkeypatch.context() as patched:
+        patched.setattr(textlayout, "install", lambda: False)
+        textlayout.uninstall()
+        try:
+            theirs = print_()
+            assert not hasattr(line_break.Layout, "weasyprint_layout")
+        finally:
+            textlayout.uninstall()
+    assert textlayout.install()
+    return ours, theirs
+
+
+def every_document_url(client: FlaskClient, language: str) -> list[str]:
+    urls = [f"/g/{sample_game(client, kind, language)}/sheet.pdf?appendix=1" for kind in KINDS]
+    urls.append(f"/g/{staked_game_with_cards(client, language)}/sheet.pdf?appendix=1")
+    for kind in PAD_KINDS:
+        names = "".join(f"&player{i + 1}={name}"
+                        for i, name in enumerate(NAMES[language][: PLAYERS.get(kind, 2)]))
+        urls.append(f"/pads/pad.pdf?game={kind}&rows=12{names}")
+    return urls
+
+
+@pytest.mark.parametrize("language", ["en", "ru", "fa"])
+def test_every_printed_document_is_the_same_bytes_either_way(
+    client: FlaskClient, weasyprint_layout: Any, language: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    urls = every_document_url(client, language)
+    headers = {"Accept-Language": language}
+
+    def print_all() -> list[bytes]:
+        documents = []
+        for url in urls:
+            response = client.get(url, headers=headers)
+            assert response.status_code == 200, url
+            documents.append(response.data)
+        return documents
+
+    ours, theirs = both_ways(print_all, monkeypatch)
+    assert len(ours) == len(KINDS) + 1 + len(PAD_KINDS)
+    for url, mine, whole in zip(urls, ours, theirs, strict=True):
+        assert mine == whole, url
+
+
+# What a template of ours may one day use, and the paths that must not keep a layout:
+# justified lines (drawn with word spacing added), letter spacing, a clipped line with
+# an ellipsis, preserved line breaks, right-to-left text, a line split over two pages.
+ODD_TEXT = """<!DOCTYPE html><html lang="en"><head><style>
+@page { size: 80mm 40mm; margin: 5mm }
+p { margin: 0 0 2mm }
+</style></head><body>
+<p style="text-align: justify; width: 50mm">Ann knocks with four, Bob lays off three cards
+and undercuts her by two: twenty-five and two for the undercut, and the box is his.</p>
+<p style="letter-spacing: 0.5pt; word-spacing: 2pt">Gin · 25 + 31 ♠×2</p>
+<p style="white-space: nowrap; overflow: hidden; text-overflow: ellipsis; width: 30mm">
+A name far too long for its column, cut with an ellipsis</p>
+<p style="white-space: pre-wrap; tab-size: 13mm">1\t+8\t8\t■\n2\t\t8\t\n3\t+10\t18</p>
+<p dir="rtl" lang="fa">علی با ۱۲ برد · دست ۳ · \u200e+15</p>
+<p style="white-space: pre-line">""" + "\n".join(f"line {n}" for n in range(1, 15)) + """</p>
+</body></html>"""
+
+
+def test_odd_text_prints_the_same_bytes_either_way(
+    app: Flask, weasyprint_layout: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with app.test_request_context():
+        ours, theirs = both_ways(lambda: [render.html_to_pdf(ODD_TEXT)], monkeypatch)
+    assert ours == theirs
+    assert len(all_pages(ours[0])) >= 2  # the paragraphs go on over the pages
+
+
+def test_a_sheet_builds_fewer_pango_layouts(
+    app: Flask, client: FlaskClient, weasyprint_layout: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each line drawn from the layout it was laid out with: a 40-line block of text
+    builds a Pango layout (``setup``) about twice a line WeasyPrint's way, once ours."""
+    built: list[Any] = []
+    setup = weasyprint_layout.setup
+
+    def counted(self: Any, style: Any) -> None:
+        built.append(self)
+        setup(self, style)
+
+    monkeypatch.setattr(weasyprint_layout, "setup", counted)
+    lines = "\n".join(f"{n}\t+{n}\t{n * 3}\tknock · Ann" for n in range(1, 41))
+    html = (f'<!DOCTYPE html><html><body><p style="white-space: pre-wrap">{lines}</p>'
+            "</body></html>")
+
+    def print_one() -> list[int]:
+        with app.test_request_context():
+            render.html_to_pdf(html)  # the font's metrics are looked up once a process
+            built.clear()
+            render.html_to_pdf(html)
+        return [len(built)]
+
+    ours, theirs = both_ways(print_one, monkeypatch)
+    assert theirs[0] >= 80  # laid out once and drawn once a line, at least
+    assert ours[0] <= theirs[0] - 40  # each of the 40 lines drawn without a new layout
+
+
+def test_a_weasyprint_written_otherwise_is_left_as_it_is(monkeypatch: pytest.MonkeyPatch) -> None:
+    from weasyprint.text import line_break
+
+    textlayout.uninstall()
+    original = line_break.Layout
+    assert textlayout.fits(original)
+
+    class Changed(original):  # type: ignore[misc,valid-type]
+        def reactivate(self, style: Any) -> None:
+            self.setup(style)
+            self.set_text(self.text, justify=False)
+
+    monkeypatch.setattr(line_break, "Layout", Changed)
+    assert not textlayout.fits(Changed)
+    assert textlayout.install() is False
+    assert line_break.Layout is Changed
+    monkeypatch.undo()
+    assert textlayout.install() is True
