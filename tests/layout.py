@@ -302,8 +302,8 @@ def _num(value: float) -> str:
 
 def printed_pictures(data: bytes) -> list[Picture]:
     """Every picture the app drew into a PDF's pages, read back from the PDF itself: a
-    page with pictures has its contents ``[q, WeasyPrint's stream, pictures]``, and the
-    last stream is ``Q`` and then one ``q <matrix> cm <shapes> Q`` a line."""
+    page with pictures has its contents ``[rules?, q, WeasyPrint's stream, pictures]``,
+    and the last stream is ``Q`` and then one ``q <matrix> cm <shapes> Q`` a line."""
     import io
 
     from pypdf import PdfReader
@@ -311,9 +311,13 @@ def printed_pictures(data: bytes) -> list[Picture]:
     found = []
     for number, page in enumerate(PdfReader(io.BytesIO(data)).pages):
         contents = page["/Contents"]
-        if not isinstance(contents, list) or len(contents) != 3:
+        if not isinstance(contents, list):
             continue
         streams = [ref.get_object().get_data() for ref in contents]
+        if streams[0].startswith(b"q ") and streams[0].endswith(b"Q"):  # rules first
+            streams = streams[1:]
+        if len(streams) != 3:
+            continue
         assert streams[0] == b"q", streams[0]
         first, *lines = streams[2].split(b"\n")
         assert first == b"Q", first

@@ -22,6 +22,7 @@ b'q 2 w 4 M 1 0 0 RG 0 5 m 20 5 l S Q'
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -239,12 +240,62 @@ def _rgb(colour: str) -> str:
     return " ".join(_number(p) for p in parts)
 
 
+@dataclass(frozen=True)
+class Ruling:
+    """A block of lines ruled like a score pad, drawn under the page's text: a thin rule
+    under each line, ``pitch`` apart from the block's top (the lines' height), and
+    darker seat rules down the block, each ``seat_width`` wide and starting ``seats``
+    from the block's start edge (the left one, or the right on a right-to-left page).
+
+    Lengths in CSS pixels, measured from the block's padding box as a CSS background
+    is; drawn within its border box, as a background is painted. The gin sheet's hand
+    lines and settlement were ruled by tiled CSS gradients, which cost WeasyPrint a
+    tenth of a 40-hand sheet's work in patterns and shadings; these are rectangles."""
+
+    anchor: str
+    pitch: float
+    line: float
+    line_colour: str
+    seats: tuple[float, ...]
+    seat_width: float
+    seat_colour: str
+
+    def drawn(self, border: tuple[float, float, float, float],
+              padding: tuple[float, float, float, float], rtl: bool) -> bytes:
+        """The rules of one fragment of the block (a page's part of it), whose border
+        and padding boxes are (x, y, width, height), as operators in CSS pixels with y
+        down (``Pictures.finish`` sets that space)."""
+        bx, by, bw, bh = border
+        px, py, pw, _ = padding
+        first = math.floor((by - py) / self.pitch)  # every line's band the clip meets
+        last = math.ceil((by + bh - py) / self.pitch)
+        lines = " ".join(
+            f"{_number(bx)} {_number(py + (k + 1) * self.pitch - self.line)} "
+            f"{_number(bw)} {_number(self.line)} re" for k in range(first, last))
+        starts = [px + pw - seat - self.seat_width if rtl else px + seat for seat in self.seats]
+        seats = " ".join(f"{_number(x)} {_number(by)} {_number(self.seat_width)} "
+                         f"{_number(bh)} re" for x in starts)
+        clip = f"{_number(bx)} {_number(by)} {_number(bw)} {_number(bh)} re W n"
+        return (f"q {clip} {_rgb(self.line_colour)} rg {lines} f "
+                f"{_rgb(self.seat_colour)} rg {seats} f Q").encode()
+
+
+# The gin sheet's ruling (pdf/sheet.html): lines 5.2 mm high (print.css ``.lines``
+# ``line-height``) with a 0.4 pt grey rule under each; seat rules 0.3 mm wide, centred
+# on the tab stops (13 mm apart: ``tab-size``) before each seat's points and after the
+# last seat's box, 1, 4 and 7 stops from the start edge.
+SHEET_RULING = {"pitch": 5.2 * PX_PER_MM, "line": 0.4 / PT_PER_PX, "line_colour": "#aaa",
+                "seats": tuple((13 * stop - 0.15) * PX_PER_MM for stop in (1, 4, 7)),
+                "seat_width": 0.3 * PX_PER_MM, "seat_colour": "#111"}
+
+
 @dataclass
 class Pictures:
     """The pictures of one printed document: placed by the template, drawn by
     ``finish`` once WeasyPrint has laid the pages out."""
 
     placed: dict[str, Picture] = field(default_factory=dict)
+    ruled: dict[str, Ruling] = field(default_factory=dict)
 
     def place(self, svg: str, name: str, width_mm: float) -> Markup:
         """The box ``svg`` is drawn into, ``width_mm`` wide and as high as its viewBox
@@ -265,28 +316,81 @@ class Pictures:
                       'width: {}mm; height: {}mm"></span>'
                       ).format(escape(anchor), _number(width_mm), _number(height_mm))
 
+    def rule(self, name: str) -> str:
+        """The id to give a block of the sheet's lines, which ``finish`` rules as
+        ``SHEET_RULING`` says, on every page the block reaches."""
+        anchor = f"ruled-{name}"
+        if anchor in self.ruled:
+            raise ValueError(f"two ruled blocks named {name!r}")
+        self.ruled[anchor] = Ruling(anchor, **SHEET_RULING)  # type: ignore[arg-type]
+        return anchor
+
     def __bool__(self) -> bool:
-        return bool(self.placed)
+        return bool(self.placed or self.ruled)
 
     def finish(self, document: Any, pdf: Any) -> None:
-        """WeasyPrint's finisher: draw each picture over its box, on its page.
+        """WeasyPrint's finisher: rule each ruled block under the page's text, and draw
+        each picture over its box, on its page.
 
-        A page's own content stream is left as WeasyPrint wrote it, between a ``q`` and
-        the ``Q`` that starts the pictures' stream, so they are drawn in the page's
-        untouched coordinates whatever that stream left set."""
+        A page's own content stream is left as WeasyPrint wrote it. The rules come
+        before it, in a ``q … Q`` of their own; the pictures after it, which WeasyPrint's
+        stream is then wrapped in ``q`` and ``Q`` for, so they are drawn in the page's
+        untouched coordinates whatever that stream left set: a page's contents are
+        ``[rules?, q, WeasyPrint's, Q pictures]`` or ``[rules, WeasyPrint's]``."""
         import pydyf
 
-        if not self.placed:
-            return
         for page, number in zip(document.pages, pdf.pages["Kids"][::3], strict=True):
             drawn = [picture.placed(page.anchors[anchor], page.height)
                      for anchor, picture in self.placed.items() if anchor in page.anchors]
-            if not drawn:
+            rules = self._rules(page)
+            if not drawn and not rules:
                 continue
             pdf_page = pdf.objects[number]
-            save = pydyf.Stream([b"q"])
-            pictures = pydyf.Stream([b"Q", *drawn], compress=True)
-            pdf.add_object(save)
-            pdf.add_object(pictures)
-            pdf_page["Contents"] = pydyf.Array(
-                [save.reference, pdf_page["Contents"], pictures.reference])
+            contents = [pdf_page["Contents"]]
+            if drawn:
+                save = pydyf.Stream([b"q"])
+                pictures = pydyf.Stream([b"Q", *drawn], compress=True)
+                pdf.add_object(save)
+                pdf.add_object(pictures)
+                contents = [save.reference, *contents, pictures.reference]
+            if rules:
+                under = pydyf.Stream(rules, compress=True)
+                pdf.add_object(under)
+                contents.insert(0, under.reference)
+            pdf_page["Contents"] = pydyf.Array(contents)
+
+    def _rules(self, page: Any) -> list[bytes]:
+        """The rules of the ruled blocks on ``page``: one ``q … Q`` line a block, in CSS
+        pixels with y down (the first line sets that space up)."""
+        anchors = [anchor for anchor in self.ruled if anchor in page.anchors]
+        if not anchors:
+            return []
+        found = _boxes_with_ids(page._page_box, set(anchors))
+        space = f"q {PT_PER_PX} 0 0 {-PT_PER_PX} 0 {_number(page.height * PT_PER_PX, 5)} cm"
+        rules = [space.encode()]
+        for anchor in anchors:
+            box = found[anchor]
+            border = (box.border_box_x(), box.border_box_y(), box.border_width(),
+                      box.border_height())
+            padding = (box.padding_box_x(), box.padding_box_y(), box.padding_width(),
+                       box.padding_height())
+            rules.append(self.ruled[anchor].drawn(border, padding,
+                                                  box.style["direction"] == "rtl"))
+        rules.append(b"Q")
+        return rules
+
+
+def _boxes_with_ids(root: Any, ids: set[str]) -> dict[str, Any]:
+    """The outermost box of each element with one of ``ids`` under the laid-out ``root``
+    (the boxes inside a block, its lines and their text, belong to its element too)."""
+    found: dict[str, Any] = {}
+    stack = [root]
+    while stack and len(found) < len(ids):
+        box = stack.pop()
+        element = getattr(box, "element", None)
+        key = element.get("id") if element is not None else None
+        if key in ids and key not in found:
+            found[key] = box
+            continue
+        stack.extend(reversed(list(box.all_children())))
+    return found
