@@ -317,3 +317,16 @@ def test_a_game_reopened_by_a_correction_after_the_unlocked_read_takes_the_hand(
     assert answer.status_code == 201
     assert (answer.get_json()["hand"], answer.get_json()["totals"]) == (3, [121, 0])
     assert len(reads) == 2
+
+
+def test_a_printed_sheet_reads_the_game_without_locking_it() -> None:
+    """A save locks the game row it reads (``FOR UPDATE`` on PostgreSQL); a printed
+    sheet, a GET, reads the same rows without the lock (``read_row(lock=False)``)."""
+    from sqlalchemy.dialects import postgresql
+
+    def sql(lock: bool) -> str:
+        game, _hands = service._row_statements(lock)
+        return str(game.statement.compile(dialect=postgresql.dialect()))
+
+    assert sql(lock=True).endswith("FOR UPDATE")
+    assert "FOR UPDATE" not in sql(lock=False)

@@ -82,11 +82,13 @@ def lock_row(db: Session, game_id: str) -> GameRow | None:
     return read_row(db.connection(), game_id)
 
 
-def read_row(connection: Connection, game_id: str) -> GameRow | None:
+def read_row(connection: Connection, game_id: str, *, lock: bool = True) -> GameRow | None:
     """The game and its hands as plain rows, read through ``connection`` in the
     transaction it is in: locked when it is the writer's (``lock_row``), a snapshot
-    when it is a reader's (begun by the caller, so that both reads see one state)."""
-    game_query, hands_query = _row_statements()
+    when it is a reader's (begun by the caller, so that both reads see one state).
+    ``lock=False`` reads without ``FOR UPDATE``, for a page that only shows the game
+    (a printed sheet)."""
+    game_query, hands_query = _row_statements(lock)
     params = {"game_id": game_id}
     rows = game_query.rows(connection, params)
     if not rows:
@@ -98,14 +100,12 @@ def read_row(connection: Connection, game_id: str) -> GameRow | None:
 
 
 @cache
-def _row_statements() -> tuple[Prepared, Prepared]:
+def _row_statements(lock: bool) -> tuple[Prepared, Prepared]:
     # GameRow's own fields, in its order (a row is unpacked into it), but its hands.
     columns = [getattr(Game, f.name) for f in fields(GameRow) if f.name != "hands"]
-    game = (
-        select(*columns)
-        .where(Game.id == bindparam("game_id"))
-        .with_for_update()  # SQLite: nothing (its write lock is taken at BEGIN)
-    )
+    game = select(*columns).where(Game.id == bindparam("game_id"))
+    if lock:
+        game = game.with_for_update()  # SQLite: nothing (its write lock is taken at BEGIN)
     hands = (
         select(Hand.number, Hand.inputs)
         .where(Hand.game_id == bindparam("game_id"))
