@@ -259,9 +259,10 @@ class Ruling:
     seats: tuple[float, ...]
     seat_width: float
     seat_colour: str
+    rtl: bool = False  # the seat rules measured from the right edge
 
     def drawn(self, border: tuple[float, float, float, float],
-              padding: tuple[float, float, float, float], rtl: bool) -> bytes:
+              padding: tuple[float, float, float, float]) -> bytes:
         """The rules of one fragment of the block (a page's part of it), whose border
         and padding boxes are (x, y, width, height), as operators in CSS pixels with y
         down (``Pictures.finish`` sets that space)."""
@@ -272,7 +273,8 @@ class Ruling:
         lines = " ".join(
             f"{_number(bx)} {_number(py + (k + 1) * self.pitch - self.line)} "
             f"{_number(bw)} {_number(self.line)} re" for k in range(first, last))
-        starts = [px + pw - seat - self.seat_width if rtl else px + seat for seat in self.seats]
+        starts = [px + pw - seat - self.seat_width if self.rtl else px + seat
+                  for seat in self.seats]
         seats = " ".join(f"{_number(x)} {_number(by)} {_number(self.seat_width)} "
                          f"{_number(bh)} re" for x in starts)
         clip = f"{_number(bx)} {_number(by)} {_number(bw)} {_number(bh)} re W n"
@@ -284,9 +286,11 @@ class Ruling:
 # ``line-height``) with a 0.4 pt grey rule under each; seat rules 0.3 mm wide, centred
 # on the tab stops (13 mm apart: ``tab-size``) before each seat's points and after the
 # last seat's box, 1, 4 and 7 stops from the start edge.
-SHEET_RULING = {"pitch": 5.2 * PX_PER_MM, "line": 0.4 / PT_PER_PX, "line_colour": "#aaa",
-                "seats": tuple((13 * stop - 0.15) * PX_PER_MM for stop in (1, 4, 7)),
-                "seat_width": 0.3 * PX_PER_MM, "seat_colour": "#111"}
+SHEET_RULING = Ruling(
+    "", pitch=5.2 * PX_PER_MM, line=0.4 / PT_PER_PX, line_colour="#aaa",
+    seats=tuple((13 * stop - 0.15) * PX_PER_MM for stop in (1, 4, 7)),
+    seat_width=0.3 * PX_PER_MM, seat_colour="#111",
+)
 
 
 @dataclass
@@ -316,13 +320,14 @@ class Pictures:
                       'width: {}mm; height: {}mm"></span>'
                       ).format(escape(anchor), _number(width_mm), _number(height_mm))
 
-    def rule(self, name: str) -> str:
+    def rule(self, name: str, rtl: bool = False) -> str:
         """The id to give a block of the sheet's lines, which ``finish`` rules as
-        ``SHEET_RULING`` says, on every page the block reaches."""
+        ``SHEET_RULING`` says (its seat rules from the right on a right-to-left page),
+        on every page the block reaches."""
         anchor = f"ruled-{name}"
         if anchor in self.ruled:
             raise ValueError(f"two ruled blocks named {name!r}")
-        self.ruled[anchor] = Ruling(anchor, **SHEET_RULING)  # type: ignore[arg-type]
+        self.ruled[anchor] = replace(SHEET_RULING, anchor=anchor, rtl=rtl)
         return anchor
 
     def __bool__(self) -> bool:
@@ -365,17 +370,24 @@ class Pictures:
         anchors = [anchor for anchor in self.ruled if anchor in page.anchors]
         if not anchors:
             return []
-        found = _boxes_with_ids(page._page_box, set(anchors))
         space = f"q {PT_PER_PX} 0 0 {-PT_PER_PX} 0 {_number(page.height * PT_PER_PX, 5)} cm"
         rules = [space.encode()]
+        root = getattr(page, "_page_box", None)  # WeasyPrint's laid-out page, if it has one
+        found = _boxes_with_ids(root, set(anchors)) if root is not None else {}
         for anchor in anchors:
-            box = found[anchor]
-            border = (box.border_box_x(), box.border_box_y(), box.border_width(),
-                      box.border_height())
-            padding = (box.padding_box_x(), box.padding_box_y(), box.padding_width(),
-                       box.padding_height())
-            rules.append(self.ruled[anchor].drawn(border, padding,
-                                                  box.style["direction"] == "rtl"))
+            box = found.get(anchor)
+            if box is not None:
+                border = (box.border_box_x(), box.border_box_y(), box.border_width(),
+                          box.border_height())
+                padding = (box.padding_box_x(), box.padding_box_y(), box.padding_width(),
+                           box.padding_height())
+            else:  # only where the anchor landed (its border box): within a border's width
+                corners = page.anchors[anchor]
+                if len(corners) < 4:
+                    continue
+                left, top, right, bottom = corners[:4]
+                border = padding = (left, top, right - left, bottom - top)
+            rules.append(self.ruled[anchor].drawn(border, padding))
         rules.append(b"Q")
         return rules
 
