@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import inspect
 import threading
+from functools import cache
 from typing import Any
 
 # Where Pango ends a paragraph (and a line separator, to be safe): text without any of
 # these is one paragraph whatever the mode.
 PARAGRAPH_BREAKS = frozenset("\n\r\x0b\x0c\x85\u2028\u2029")
 
-# The WeasyPrint methods ``KeptLayout`` stands in for, as written in WeasyPrint 62-70.
+# The WeasyPrint methods ``KeptLayout`` stands in for, as WeasyPrint 70 writes them.
 EXPECTED = {
     "deactivate": "def deactivate(self): del self.layout, self.language, self.style",
     "reactivate": "def reactivate(self, style): self.setup(style) "
@@ -49,8 +50,10 @@ def _source(function: Any) -> str:
         return ""
 
 
+@cache
 def fits(layout_class: Any) -> bool:
-    """Whether ``layout_class`` deactivates and reactivates as ``KeptLayout`` expects."""
+    """Whether ``layout_class`` deactivates and reactivates as ``KeptLayout`` expects
+    (read once a class: every print asks, until it is in place)."""
     return all(_source(getattr(layout_class, name, None)) == source
                for name, source in EXPECTED.items())
 
