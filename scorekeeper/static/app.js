@@ -500,11 +500,21 @@
 
   // The live sheet replaces parts of the page as other phones change the game: the page
   // is then as of now, and "offline — as of" says so if the network goes later.
+  function stamp() { return new Date().toISOString().replace(/\.\d+Z$/, "Z"); }
+  // The live sheet reached the server and the page shows the game as it is: a copy from
+  // the phone's cache (the network came back while it loaded) is current again, and the
+  // hand being typed on it stays where it is.
+  document.addEventListener("scorekeeper:current", function () {
+    if (!status || !navigator.onLine) return;
+    root.dataset.served = "network";
+    status.dataset.rendered = stamp();
+    showOffline();
+  });
   if (status && window.MutationObserver) {
     new MutationObserver(function (changes) {
       if (!navigator.onLine || root.dataset.served === "cache") return;
       var sheetChanged = changes.some(function (c) { return !status.contains(c.target); });
-      if (sheetChanged) status.dataset.rendered = new Date().toISOString().replace(/\.\d+Z$/, "Z");
+      if (sheetChanged) status.dataset.rendered = stamp();
     }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
   }
 

@@ -164,6 +164,9 @@
       .then(
         function () {
           delay = INTERVAL;
+          // The server answered: what the page shows is the game as it is now (app.js
+          // takes "offline — as of" off a copy that came from the phone's cache).
+          document.dispatchEvent(new CustomEvent("scorekeeper:current"));
         },
         function () {
           delay = Math.min(delay * 2, LONGEST);

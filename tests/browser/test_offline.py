@@ -346,6 +346,36 @@ def test_offline_a_game_seen_before_shows_its_last_sheet(
     shot(page, request, "offline")
 
 
+def test_a_copy_from_the_cache_is_current_again_once_the_live_sheet_answers(
+    app: Flask, live_url: str, context: Any
+) -> None:
+    """The network comes back while the player is typing a hand on the cached copy (so
+    the page does not reload itself): the live sheet brings another phone's hand in, the
+    typed hand stays, and "offline — as of" goes, since the sheet is the game as it is.
+    (It happens by itself when the service worker still finds no network for a moment
+    after the page does: the page loads the cached copy although the phone is online.)"""
+    client = app.test_client()
+    game = new_game(client)
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
+    page = open_as_editor(context, live_url, game)
+
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    offline = page.locator("#netstatus .offline-marker")
+    expect(offline).to_be_visible()
+    page.fill("input[name=knocker_deadwood]", "5")  # typing: the page must not reload
+    # Bob knocks 2 against 12 on another phone: 10 to Bob.
+    api_hand(client, game, outcome="knock", knocker=1, knocker_deadwood=2, defender_deadwood=12)
+
+    context.set_offline(False)
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    expect(offline).to_be_hidden()
+    assert page.locator("body").get_attribute("data-served") == "network"
+    assert page.locator("input[name=knocker_deadwood]").input_value() == "5"
+    assert page.locator("#hand-2 td").nth(2).inner_text().split() == ["+10", "▮", "10"]
+
+
 def _knock(prefix: str = "") -> dict[str, str]:
     return {
         f"{prefix}outcome": "knock",
