@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.db import get_session
 from scorekeeper.games import service
-from scorekeeper.models import Change, Game, GameData, GameRow, HandRow, Submission
+from scorekeeper.models import Change, Game, GameData, GameRow, Hand, HandRow, Submission
 
 KNOCK = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
          "defender_deadwood": 12, "upcard": None}
@@ -82,6 +82,33 @@ def test_lock_row_reads_the_game_and_its_hands_in_order(app: Flask, client: Flas
     assert again is not None
     assert again.hands == [HandRow(1, KNOCK), HandRow(2, GIN)]
     assert again.version == 2
+
+
+CARDS = {"mode": "cards", "knocker": 1, "knocker_cards": ["AS", "2S", "3S", "7H"],
+         "knocker_melds": [["AS", "2S", "3S"]], "defender_cards": ["KD", "QD"],
+         "defender_melds": None, "layoffs": [{"card": "4S", "meld": 0}], "upcard": None}
+
+
+def test_the_hands_read_as_one_text_are_the_stored_hands_in_order(
+    app: Flask, client: FlaskClient
+) -> None:
+    """``read_row`` reads every hand as one text of ``[number,inputs]`` pairs in the
+    order the database finds them: the rows come back in hand order, each inputs
+    exactly as stored (nested lists, ``None``, text that is not ASCII, quotes)."""
+    game_id = new_game(client)
+    odd = {"mode": "quick", "note": 'Пётр said "gin", \\ ok', "knocker": None}
+    written = {3: GIN, 1: KNOCK, 4: odd, 2: CARDS}  # inserted in this order
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        for number, inputs in written.items():
+            db.add(Hand(game_id=game_id, number=number, inputs=inputs))
+        db.commit()
+        game = service.lock_row(db, game_id)
+        db.rollback()
+    assert game is not None
+    assert game.hands == [HandRow(1, KNOCK), HandRow(2, CARDS), HandRow(3, GIN), HandRow(4, odd)]
+    assert game.hands[3].inputs["note"] == 'Пётр said "gin", \\ ok'
+    assert stored(app, game_id)["hands"] == [(h.number, h.inputs) for h in game.hands]
 
 
 def test_a_hand_saved_from_plain_rows_stores_hand_key_history_and_version(

@@ -14,12 +14,26 @@ do not), so each undo or delete is restored at most once.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import fields
 from functools import cache
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import Connection, Select, bindparam, func, insert, select, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Select,
+    Text,
+    bindparam,
+    cast,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql.dml import UpdateBase
@@ -94,9 +108,28 @@ def read_row(connection: Connection, game_id: str, *, lock: bool = True) -> Game
     if not rows:
         return None
     game = GameRow(*rows[0])
-    game.hands = [HandRow(number, inputs)
-                  for number, inputs in hands_query.rows(connection, params)]
+    game.hands = hand_rows(hands_query.rows(connection, params)[0][0])
     return game
+
+
+def hand_rows(stored: str | None) -> list[HandRow]:
+    """A game's hands from their stored JSON texts as ``_row_statements`` joins them
+    (``[number,inputs]`` pairs with commas between, in no particular order; ``None``
+    for no hands), in hand order.
+
+    One JSON document for the whole game is decoded in one call: a row and a decoding
+    per hand cost a quarter of a saved hand's request on a 40-hand game.
+
+    >>> hand_rows('[2,{"mode":"quick"}],[1,{"knocker":0}]')
+    [HandRow(number=1, inputs={'knocker': 0}), HandRow(number=2, inputs={'mode': 'quick'})]
+    >>> hand_rows(None)
+    []
+    """
+    if stored is None:
+        return []
+    pairs = json.loads(f"[{stored}]")
+    pairs.sort(key=itemgetter(0))
+    return [HandRow(number, inputs) for number, inputs in pairs]
 
 
 @cache
@@ -106,12 +139,22 @@ def _row_statements(lock: bool) -> tuple[Prepared, Prepared]:
     game = select(*columns).where(Game.id == bindparam("game_id"))
     if lock:
         game = game.with_for_update()  # SQLite: nothing (its write lock is taken at BEGIN)
-    hands = (
-        select(Hand.number, Hand.inputs)
-        .where(Hand.game_id == bindparam("game_id"))
-        .order_by(Hand.number)
+    # The hands as one text, "[number,inputs]" joined by commas, for ``hand_rows``: the
+    # inputs column holds JSON text as written (PostgreSQL's json type keeps it as it
+    # is; SQLite stores it as text), never NULL, so no hand drops out of the join.
+    # The constants are written into the SQL (a bound separator would be rendered anew
+    # at each execution, which ``Prepared`` refuses).
+    pair = _text("[") + cast(Hand.number, Text) + _text(",") + cast(Hand.inputs, Text) + _text("]")
+    hands = select(func.aggregate_strings(pair, _text(","))).where(
+        Hand.game_id == bindparam("game_id")
     )
     return Prepared(game), Prepared(hands)
+
+
+def _text(constant: str) -> ColumnElement[str]:
+    """A one-character SQL text constant, written into the statement."""
+    assert len(constant) == 1 and constant != "'"
+    return literal_column(f"'{constant}'", Text)
 
 
 def duplicate_of(db: Session, game: GameData, token: str | None) -> Submission | None:
