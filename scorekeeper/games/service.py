@@ -142,10 +142,12 @@ def _row_statements(lock: bool) -> tuple[Prepared, Prepared]:
     # The hands as one text, "[number,inputs]" joined by commas, for ``hand_rows``: the
     # inputs column holds JSON text as written (PostgreSQL's json type keeps it as it
     # is; SQLite stores it as text), never NULL, so no hand drops out of the join.
-    # The constants are written into the SQL (a bound separator would be rendered anew
-    # at each execution, which ``Prepared`` refuses).
+    # The constants are written into the SQL: a separator given as a str is a value
+    # rendered anew at each execution, which ``Prepared`` refuses; SQLAlchemy takes any
+    # SQL expression there (the separator is one of the function's arguments).
     pair = _text("[") + cast(Hand.number, Text) + _text(",") + cast(Hand.inputs, Text) + _text("]")
-    hands = select(func.aggregate_strings(pair, _text(","))).where(
+    joined = func.aggregate_strings(pair, _text(","))  # type: ignore[arg-type]
+    hands = select(joined).where(
         Hand.game_id == bindparam("game_id")
     )
     return Prepared(game), Prepared(hands)
