@@ -2,7 +2,8 @@
 SQLite and on PostgreSQL, compared with a bare Flask route served the same way; then
 hands entered while other phones print PDFs and load sheets.
 
-    python bench/load.py [--seconds 10] [--clients 8] [--games 200] [--threads 8] [--workers N]
+    python bench/load.py [--seconds 10] [--rounds 4] [--clients 8] [--games 200] [--threads 8]
+                         [--workers N]
                          [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
                          [--phones 2] [--printers 2] [--viewers 2] [--viewer-pause 0.5]
                          [--print-seconds 8]
@@ -12,7 +13,9 @@ Prints, for the bare route and for hands on each database: a single phone's p50 
 request at a time, no queue), then with ``--clients`` phones at once the throughput,
 p50/p99 latency, errors, lost hands (checked in the database after the run), the ratio
 of a hand's p50 to the bare route's, and the server's CPU time per request (gunicorn's
-processes; on PostgreSQL the database server's processes too, read from /proc).
+processes; on PostgreSQL the database server's processes too, read from /proc). The
+bare route and the hands take turns, ``--rounds`` times per database, and the ratios
+are each round's against its own bare route: their median and range.
 Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands;
 aim (issue 13): a hand's p50 ≤ 3× the bare route's.
 
@@ -29,6 +32,7 @@ import http.client
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -360,58 +364,94 @@ def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) 
 ONE_PHONE_SECONDS = 2.0  # one phone alone first: a hand's latency with no queue at all
 
 
-def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
-                          {"SCOREKEEPER_DATABASE_URL": url}, port)
+def bare_work(_n: int, _result: Result) -> Any:
+    """Phones posting to the bare route."""
+    def work(_i: int) -> tuple[str, str, str, dict[str, str], Any]:
+        return ("POST", "/bare", "{}", {"Content-Type": "application/json"},
+                lambda status, _data: None if status == 200 else f"HTTP {status}")
+    return work
+
+
+def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace
+                ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Hands on ``url`` and the bare route, each served by its own gunicorn, taking turns.
+
+    Both servers stay up; ``--rounds`` times over, the clients load the bare route and
+    then the app for ``--seconds / --rounds`` each, so that a machine that slows down
+    or speeds up during the run (other work on it) moves both alike. Each round gives a
+    ratio of the two; their median is reported beside the pooled figures. (One block
+    of the bare route and then one of the hands gave p50 ratios a third apart from
+    one run to the next.)"""
+    bare_port, app_port = free_port(), free_port()
+    bare = start_server(server_args(bare_port, workers, opts.threads, "load:bare_app()"),
+                        {"PYTHONPATH": str(ROOT / "bench")}, bare_port)
+    try:
+        app = start_server(server_args(app_port, workers, opts.threads,
+                                       "scorekeeper:create_app()"),
+                           {"SCOREKEEPER_DATABASE_URL": url}, app_port)
+    except BaseException:
+        bare.terminate()
+        bare.wait()
+        raise
     try:
         games = []
         for _ in range(opts.games):
-            status, created = api(port, "POST", "/api/v1/games",
+            status, created = api(app_port, "POST", "/api/v1/games",
                                   {"players": ["Ann", "Bob"], "rules": RULES})
             assert status == 201, created
             games.append(created)
-        make_work = hand_work(games)
-        pids = server_pids(server.pid, workers, database=not url.startswith("sqlite"))
-        alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
-        result, elapsed, cpu = measured(port, opts.clients, opts.seconds,
-                                        lambda n, r: make_work(n + 1, r), pids)  # new keys
+        make_hands = hand_work(games)
+        bare_pids = server_pids(bare.pid, workers, database=False)
+        app_pids = server_pids(app.pid, workers, database=not url.startswith("sqlite"))
+        bare_alone, _elapsed, _cpu = measured(bare_port, 1, ONE_PHONE_SECONDS, bare_work,
+                                              bare_pids)
+        alone, _elapsed, _cpu = measured(app_port, 1, ONE_PHONE_SECONDS, make_hands, app_pids)
+        seconds = opts.seconds / opts.rounds
+        bare_rounds, rounds = [], []
+        for r in range(opts.rounds):
+            bare_rounds.append(measured(bare_port, opts.clients, seconds, bare_work, bare_pids))
+            first = 1 + r * opts.clients  # every round's phones use keys of their own
+            rounds.append(measured(app_port, opts.clients, seconds,
+                                   lambda n, res, first=first: make_hands(first + n, res),
+                                   app_pids))
     finally:
-        server.terminate()
-        server.wait()
-    rate = len(result.acked) / elapsed
-    result.acked.update(alone.acked)
-    errors = {**alone.errors, **result.errors}
-    lost, extra = lost_hands(url, result)
-    return {"name": name, "workers": workers, "requests": len(result.latencies),
-            "rate": rate, "one_p50": percentile(alone.latencies, 0.5),
-            "p50": percentile(result.latencies, 0.5), "p99": percentile(result.latencies, 0.99),
-            "cpu": cpu, "errors": sum(errors.values()), "error_kinds": errors,
-            "lost": lost, "unacknowledged_stored": extra}
+        for server in (bare, app):
+            server.terminate()
+            server.wait()
+    pooled_bare = pooled(bare_rounds)
+    pooled_hands = pooled(rounds)
+    hands = {"name": name, "workers": workers, **pooled_hands,
+             "one_p50": percentile(alone.latencies, 0.5)}
+    acked = dict(alone.acked)
+    errors = dict(alone.errors)
+    for result, _elapsed, _cpu in rounds:
+        acked.update(result.acked)
+        for kind, count in result.errors.items():
+            errors[kind] = errors.get(kind, 0) + count
+    hands["rate"] = sum(len(r.acked) for r, _e, _c in rounds) / sum(e for _r, e, _c in rounds)
+    lost, extra = lost_hands(url, Result(acked=acked))
+    hands.update(errors=sum(errors.values()), error_kinds=errors, lost=lost,
+                 unacknowledged_stored=extra)
+    # Each round's hands against the same round's bare route.
+    hands["p50_ratios"] = [percentile(h.latencies, 0.5) / percentile(b.latencies, 0.5)
+                           for (h, _e, _c), (b, _f, _d) in zip(rounds, bare_rounds, strict=True)]
+    hands["cpu_ratios"] = [c / d for (_h, _e, c), (_b, _f, d)
+                           in zip(rounds, bare_rounds, strict=True)]
+    bare_figures = {"name": f"bare route ×{workers}", **pooled_bare,
+                    "one_p50": percentile(bare_alone.latencies, 0.5),
+                    "errors": sum(sum(r.errors.values()) for r, _e, _c in bare_rounds)}
+    return bare_figures, hands
 
 
-def bench_bare(workers: int, opts: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
-    server = start_server(server_args(port, workers, opts.threads, "load:bare_app()"),
-                          {"PYTHONPATH": str(ROOT / "bench")}, port)
-    try:
-        def make_work(_n: int, _result: Result) -> Any:
-            def work(_i: int) -> tuple[str, str, str, dict[str, str], Any]:
-                return ("POST", "/bare", "{}", {"Content-Type": "application/json"},
-                        lambda status, _data: None if status == 200 else f"HTTP {status}")
-            return work
-
-        pids = server_pids(server.pid, workers, database=False)
-        alone, _elapsed, _cpu = measured(port, 1, ONE_PHONE_SECONDS, make_work, pids)
-        result, elapsed, cpu = measured(port, opts.clients, min(opts.seconds, 5), make_work, pids)
-    finally:
-        server.terminate()
-        server.wait()
-    return {"name": f"bare route ×{workers}", "requests": len(result.latencies),
-            "rate": len(result.latencies) / elapsed, "one_p50": percentile(alone.latencies, 0.5),
-            "p50": percentile(result.latencies, 0.5),
-            "p99": percentile(result.latencies, 0.99), "cpu": cpu,
-            "errors": sum(result.errors.values())}
+def pooled(rounds: list[tuple[Result, float, float]]) -> dict[str, Any]:
+    """Latencies of every round together; requests a second and CPU per request overall."""
+    latencies = [t for result, _elapsed, _cpu in rounds for t in result.latencies]
+    requests = sum(len(result.latencies) for result, _elapsed, _cpu in rounds)
+    elapsed = sum(elapsed for _result, elapsed, _cpu in rounds)
+    cpu = sum(cpu * len(result.latencies) for result, _elapsed, cpu in rounds)
+    return {"requests": requests, "rate": requests / elapsed,
+            "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
+            "cpu": cpu / max(1, requests)}
 
 
 def main() -> None:
@@ -421,6 +461,8 @@ def main() -> None:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="turns of the bare route and the hands (each --seconds/--rounds)")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--threads", type=int, default=8)
@@ -490,27 +532,27 @@ def bench_load(opts: argparse.Namespace) -> None:
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, url in databases(opts, tmp):
-            runs.append((bench_bare(opts.workers, opts),
-                         bench_hands(name, url, opts.workers, opts)))
+            runs.append(bench_hands(name, url, opts.workers, opts))
 
     print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
-          f"{opts.games} games, {opts.seconds:g} s per database, {os.cpu_count()} CPUs")
+          f"{opts.games} games, {opts.seconds:g} s per database in {opts.rounds} rounds "
+          f"(the bare route and the hands taking turns), {os.cpu_count()} CPUs")
     print("  CPU ms/req: the server's CPU time per answered request (gunicorn's processes,"
           " and on PostgreSQL the database server's too)")
     print("  one phone: p50 of requests sent one at a time by a single phone (no queue)")
+    print("  p50/bare, CPU/bare: the median of the rounds' ratios [lowest–highest]")
     print(f"{'':22} {'one phone':>9} {'×bare':>5} {'req/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6} {'lost':>5} {'p50/bare':>8} {'CPU ms/req':>10} {'CPU/bare':>8}")
+          f"{'errors':>6} {'lost':>5} {'p50/bare':>15} {'CPU ms/req':>10} {'CPU/bare':>15}")
     ok = True
     for bare, run in runs:
         print(f"{bare['name']:22} {bare['one_p50'] * 1000:9.2f} {1:5.1f} {bare['rate']:6.0f} "
               f"{bare['p50'] * 1000:7.1f} {bare['p99'] * 1000:7.1f} {bare['errors']:6d} "
-              f"{'':>5} {1:8.1f} {bare['cpu'] * 1000:10.2f} {1:8.1f}")
-        ratio = run["p50"] / bare["p50"]
+              f"{'':>5} {1:15.1f} {bare['cpu'] * 1000:10.2f} {1:15.1f}")
         label = f"hands, {run['name']} ×{run['workers']}"
         print(f"{label:22} {run['one_p50'] * 1000:9.2f} {run['one_p50'] / bare['one_p50']:5.1f} "
               f"{run['rate']:6.0f} {run['p50'] * 1000:7.1f} {run['p99'] * 1000:7.1f} "
-              f"{run['errors']:6d} {run['lost']:5d} {ratio:8.1f} {run['cpu'] * 1000:10.2f} "
-              f"{run['cpu'] / bare['cpu']:8.1f}")
+              f"{run['errors']:6d} {run['lost']:5d} {spread(run['p50_ratios']):>15} "
+              f"{run['cpu'] * 1000:10.2f} {spread(run['cpu_ratios']):>15}")
         if run["error_kinds"]:
             print(f"  errors: {run['error_kinds']}")
         if run["unacknowledged_stored"]:
@@ -520,8 +562,19 @@ def bench_load(opts: argparse.Namespace) -> None:
         ok = ok and met
         print(f"  target (≥ 300/s, p99 < 100 ms, no errors, none lost): "
               f"{'met' if met else 'MISSED'}")
+        aim = statistics.median(run["p50_ratios"]) <= 3
+        print(f"  aim (a hand's p50 ≤ 3× the bare route's): {'met' if aim else 'MISSED'}")
     if not ok:
         print("  (a benchmark reports; it does not fail the build)")
+
+
+def spread(ratios: list[float]) -> str:
+    """The median of ``ratios`` and their range, as "4.2× [3.9–4.6]".
+
+    >>> spread([4.0, 3.5, 5.0])
+    '4.0× [3.5–5.0]'
+    """
+    return f"{statistics.median(ratios):.1f}× [{min(ratios):.1f}–{max(ratios):.1f}]"
 
 
 if __name__ == "__main__":
