@@ -38,6 +38,8 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -81,6 +83,20 @@ def start_server(args: list[str], env: dict[str, str], port: int) -> subprocess.
             time.sleep(0.05)
     process.kill()
     raise SystemExit("server did not start")
+
+
+@contextmanager
+def serving(app: str, env: dict[str, str], workers: int, threads: int
+            ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
+    """gunicorn serving ``app`` on a free port, as ``make run`` starts it: (port, process),
+    stopped on the way out."""
+    port = free_port()
+    server = start_server(server_args(port, workers, threads, app), env, port)
+    try:
+        yield port, server
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def server_args(port: int, workers: int, threads: int, app: str) -> list[str]:
@@ -311,10 +327,8 @@ def reader_work(path: str, kind: str) -> Any:
 
 def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     """A hand's latency with the server quiet, and while phones print and load sheets."""
-    port = free_port()
-    server = start_server(server_args(port, workers, opts.threads, "scorekeeper:create_app()"),
-                          {"SCOREKEEPER_DATABASE_URL": url}, port)
-    try:
+    with serving("scorekeeper:create_app()", {"SCOREKEEPER_DATABASE_URL": url}, workers,
+                 opts.threads) as (port, _server):
         games = []
         for _ in range(8):
             status, created = api(port, "POST", "/api/v1/games",
@@ -354,9 +368,6 @@ def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) 
                     counts[kind] += len(group.latencies)
                 for error, n in group.errors.items():
                     errors[error] = errors.get(error, 0) + n
-    finally:
-        server.terminate()
-        server.wait()
     return {"name": name, "workers": workers, "quiet": quiet, "busy": busy,
             "counts": counts, "errors": errors, "seconds": opts.print_seconds}
 
@@ -372,8 +383,8 @@ def bare_work(_n: int, _result: Result) -> Any:
     return work
 
 
-def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace
-                ) -> tuple[dict[str, Any], dict[str, Any]]:
+def bench_against_bare(name: str, url: str, workers: int, opts: argparse.Namespace
+                       ) -> tuple[dict[str, Any], dict[str, Any]]:
     """Hands on ``url`` and the bare route, each served by its own gunicorn, taking turns.
 
     Both servers stay up; ``--rounds`` times over, the clients load the bare route and
@@ -382,18 +393,12 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace
     ratio of the two; their median is reported beside the pooled figures. (One block
     of the bare route and then one of the hands gave p50 ratios a third apart from
     one run to the next.)"""
-    bare_port, app_port = free_port(), free_port()
-    bare = start_server(server_args(bare_port, workers, opts.threads, "load:bare_app()"),
-                        {"PYTHONPATH": str(ROOT / "bench")}, bare_port)
-    try:
-        app = start_server(server_args(app_port, workers, opts.threads,
-                                       "scorekeeper:create_app()"),
-                           {"SCOREKEEPER_DATABASE_URL": url}, app_port)
-    except BaseException:
-        bare.terminate()
-        bare.wait()
-        raise
-    try:
+    with ExitStack() as servers:
+        bare_port, bare = servers.enter_context(serving(
+            "load:bare_app()", {"PYTHONPATH": str(ROOT / "bench")}, workers, opts.threads))
+        app_port, app = servers.enter_context(serving(
+            "scorekeeper:create_app()", {"SCOREKEEPER_DATABASE_URL": url}, workers,
+            opts.threads))
         games = []
         for _ in range(opts.games):
             status, created = api(app_port, "POST", "/api/v1/games",
@@ -414,10 +419,6 @@ def bench_hands(name: str, url: str, workers: int, opts: argparse.Namespace
             rounds.append(measured(app_port, opts.clients, seconds,
                                    lambda n, res, first=first: make_hands(first + n, res),
                                    app_pids))
-    finally:
-        for server in (bare, app):
-            server.terminate()
-            server.wait()
     pooled_bare = pooled(bare_rounds)
     pooled_hands = pooled(rounds)
     hands = {"name": name, "workers": workers, **pooled_hands,
@@ -532,7 +533,7 @@ def bench_load(opts: argparse.Namespace) -> None:
     runs = []
     with tempfile.TemporaryDirectory() as tmp:
         for name, url in databases(opts, tmp):
-            runs.append(bench_hands(name, url, opts.workers, opts))
+            runs.append(bench_against_bare(name, url, opts.workers, opts))
 
     print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
           f"{opts.games} games, {opts.seconds:g} s per database in {opts.rounds} rounds "
