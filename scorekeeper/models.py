@@ -55,6 +55,11 @@ class Game(Base):
     # Stake per point as exact decimal text ("0.01") and its currency (RULES.md §9).
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     currency: Mapped[str | None] = mapped_column(String(3), default=None)
+    # Where the game stood after its hands when a hand was last saved through the API
+    # (``sheets.tally_json``), so that the next one goes on from it instead of
+    # replaying every hand; it carries the version and engine it was worked out for, and
+    # is taken for nothing once the game has changed otherwise. Never exported.
+    tally: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
@@ -99,6 +104,8 @@ class GameData(Protocol):
     @property
     def currency(self) -> str | None: ...
     @property
+    def tally(self) -> dict[str, Any] | None: ...
+    @property
     def hands(self) -> Sequence[HandData]: ...
 
 
@@ -125,7 +132,8 @@ class GameRow:
     created_at: datetime
     stake: str | None
     currency: str | None
-    hands: list[HandRow] = field(default_factory=list)
+    tally: dict[str, Any] | None = None
+    hands: list[HandRow] = field(default_factory=list)  # left empty when not needed
 
 
 class Hand(Base):

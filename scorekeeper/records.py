@@ -17,8 +17,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
 from functools import lru_cache
-from hashlib import sha256
-from pathlib import Path
 from threading import Lock
 from typing import Any
 
@@ -31,6 +29,7 @@ from .scoring import Outcome
 from .scoring import stakes as money
 from .scoring.stakes import Payment
 from .scoring.threehand import Role
+from .stamp import STAMP
 from .variants import VARIANTS
 
 CACHE_SIZE = 20_000
@@ -92,27 +91,6 @@ def record_of(game: GameData) -> GameRecord:
     record = _build(game)
     _remember(key, record)
     return record
-
-
-def _engine_stamp() -> str:
-    """A hash of every module whose change could change a record."""
-    root = Path(__file__).parent
-    digest = sha256()
-    for path in sorted(
-        [
-            *root.glob("scoring/*.py"),
-            *root.glob("variants/*.py"),
-            root / "hands.py",
-            root / "sheets.py",
-            root / "records.py",
-        ]
-    ):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
-STAMP = _engine_stamp()
 
 
 def records_for(db: Session, games: list[Game]) -> list[GameRecord]:

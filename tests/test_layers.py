@@ -34,6 +34,7 @@ LAYERS = {
     "models": SHARED,
     "hands": SHARED,
     "sheets": SHARED,
+    "stamp": SHARED,
     "i18n": SHARED,
     "security": SHARED,
     "handforms": SHARED,

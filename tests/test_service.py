@@ -247,9 +247,9 @@ def first_read_is(app: Flask, monkeypatch: pytest.MonkeyPatch, stale: GameRow) -
     reads: list[str] = []
     fresh = service.read_row
 
-    def stale_once(connection: Any, game_id: str) -> GameRow | None:
+    def stale_once(connection: Any, game_id: str, **kwargs: Any) -> GameRow | None:
         reads.append(game_id)
-        return stale if len(reads) == 1 else fresh(connection, game_id)
+        return stale if len(reads) == 1 else fresh(connection, game_id, **kwargs)
 
     monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
     monkeypatch.setattr(service, "read_row", stale_once)

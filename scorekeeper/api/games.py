@@ -80,16 +80,15 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     held only for the writes, which go through only if the game's version is still the
     one read; after a lost race, or when the game it read was over, the hand is saved
     (or refused) the locked way. Elsewhere the game is read locked
-    (``service.lock_row``)."""
+    (``service.lock_row``).
+
+    A game whose kind keeps a tally (``Variant.resumable``) and whose kept tally is
+    current is read without its hands: the new hand is scored and added to the tally,
+    and the game is not replayed. The hand that ends a game is the exception: the game
+    is read again with its hands and replayed whole, for its settlement and payments.
+    """
     db = get_session()
-    snapshot = snapshot_engine()
-    if snapshot is not None:
-        with snapshot.connect() as connection, connection.begin():  # one snapshot
-            game = service.read_row(connection, game_id)
-    else:
-        game = service.lock_row(db, game_id)
-    if game is None:
-        abort(404)
+    game = _read(db, game_id, whole=False)
     if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
         raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
     key = request.headers.get("Idempotency-Key") or None
@@ -103,35 +102,67 @@ def add_hand(game_id: str) -> tuple[Response, int]:
         if earlier is None:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
-        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
-    if snapshot is not None:
+        whole = _read(db, game_id, whole=True)
+        return jsonify(game_json(whole, hands=False) | {"hand": earlier.hand_number}), 200
+    resumed = variant.resume(game, inputs) if variant.resumable(game) else None
+    if resumed is not None and resumed[0].finished:
+        resumed, game = None, _read(db, game_id, whole=True)
+    if snapshot_engine() is not None:
         try:
-            return _save(db, game, variant, inputs, key, unlocked=True)
+            return _save(db, game, variant, inputs, key, unlocked=True, resumed=resumed)
         except service.Conflict:
             db.rollback()
-            game = service.lock_row(db, game_id) or abort(404)
-    return _save(db, game, variant, inputs, key, unlocked=False)
+            resumed, game = None, service.lock_row(db, game_id) or abort(404)
+    return _save(db, game, variant, inputs, key, unlocked=False, resumed=resumed)
+
+
+def _read(db: Session, game_id: str, *, whole: bool) -> GameRow:
+    """The game as plain rows, through a snapshot on an SQLite file, else locked; with
+    its hands if ``whole`` or if its variant cannot go on from its kept tally."""
+    hands = None if whole else _hands_needed
+    snapshot = snapshot_engine()
+    if snapshot is not None:
+        with snapshot.connect() as connection, connection.begin():  # one snapshot
+            game = service.read_row(connection, game_id, hands=hands)
+    else:
+        game = service.lock_row(db, game_id, hands=hands)
+    if game is None:
+        abort(404)
+    return game
+
+
+def _hands_needed(game: GameRow) -> bool:
+    return not variant_for(game).resumable(game)
 
 
 def _save(
     db: Session, game: GameRow, variant: Variant, inputs: dict[str, Any], key: str | None,
-    *, unlocked: bool,
+    *, unlocked: bool, resumed: tuple[Any, int] | None,
 ) -> tuple[Response, int]:
-    """Store the hand and answer with the game's new totals (``add_hand``)."""
-    # The game replayed with the new hand last: the answer's totals, and (usually) all
-    # the end-of-game check needs. A game never stops being over when a hand is added,
-    # so a game still going with the new hand was going without it too; only a game
-    # that is over with it is replayed again without it, to see whether it was over
-    # already. One replay a hand instead of two, except the hand that ends a game.
-    played = variant.sheet(replace(game, hands=[*game.hands, HandRow(len(game.hands) + 1, inputs)]))
+    """Store the hand and answer with the game's new totals (``add_hand``); ``resumed``:
+    the sheet gone on from the game's kept tally, and the new hand's number."""
+    if resumed is not None:  # a game still going, as its current tally says
+        played, number = resumed
 
-    def over_before(g: GameData) -> bool:
-        return bool(played.finished) and bool(variant.sheet(g).finished)
+        def over_before(g: GameData) -> bool:
+            return False
+    else:
+        # The game replayed with the new hand last: the answer's totals, and (usually)
+        # all the end-of-game check needs. A game never stops being over when a hand is
+        # added, so a game still going with the new hand was going without it too; only
+        # a game that is over with it is replayed again without it, to see whether it
+        # was over already. One replay a hand instead of two, except the hand that ends
+        # a game.
+        number = len(game.hands) + 1
+        played = variant.sheet(replace(game, hands=[*game.hands, HandRow(number, inputs)]))
+
+        def over_before(g: GameData) -> bool:
+            return bool(played.finished) and bool(variant.sheet(g).finished)
 
     try:
         number, new = service.add_hand(
             db, game, inputs, token=key, version=None, by="API", finished=over_before,
-            unlocked=unlocked,
+            unlocked=unlocked, number=number, tally=variant.kept_tally(played, game.version + 1),
         )
         db.commit()
     except service.GameOver:

@@ -81,6 +81,25 @@ class Variant:
         """Raise ``HandError``/``ValueError`` with ``.problems`` if the inputs can't be scored."""
         raise NotImplementedError
 
+    # --- going on from a kept tally ---------------------------------------------------
+    # A kind may keep where a game stands after its hands (``Game.tally``), so that
+    # saving a hand through the API goes on from there instead of replaying them all.
+    def resumable(self, game: GameData) -> bool:
+        """Whether the next hand can be scored without the game's stored hands: this
+        kind keeps a tally, the game's is current, and the game is not over."""
+        return False
+
+    def resume(self, game: GameData, inputs: Mapping[str, Any]) -> tuple[Any, int]:
+        """The sheet with ``inputs`` as the next hand, gone on from the kept tally (only
+        when ``resumable``: the whole game's standing, the new hand's row only), and
+        that hand's number."""
+        raise NotImplementedError
+
+    def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
+        """What the game keeps of ``sheet`` (replayed, or resumed) as its tally at
+        ``version``; ``None``: this kind keeps none."""
+        return None
+
     # --- entering -------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
         """The quick-entry form, bound to the request, with its choices filled in;

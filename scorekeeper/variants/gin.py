@@ -34,7 +34,7 @@ from ..jsonbody import (
 from ..models import Game, GameData, new_token
 from ..races import Race, race_of
 from ..scoring import HandError, Rules
-from ..sheets import game_rules, gin_sheet
+from ..sheets import game_rules, gin_sheet, resume_gin_sheet, stored_tally, tally_json
 from .base import Variant
 
 QUICK = ("knock", "gin", "big_gin", "dead")
@@ -90,6 +90,26 @@ class GinVariant(Variant):
     def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``sheets.gin_sheet``)."""
         return gin_sheet(game)
+
+    def resumable(self, game: GameData) -> bool:
+        """A kept tally, current, of a game still going (kinds that replay their own
+        way keep none)."""
+        if type(self).sheet is not GinVariant.sheet:
+            return False
+        tally = stored_tally(game)
+        return tally is not None and tally.winner is None
+
+    def resume(self, game: GameData, inputs: Mapping[str, Any]) -> tuple[Any, int]:
+        """``sheets.resume_gin_sheet`` from the kept tally."""
+        tally = stored_tally(game)
+        assert tally is not None, "resumed without a current tally"
+        return resume_gin_sheet(game, tally, inputs), tally.hands + 1
+
+    def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
+        """The replay's (or resumption's) tally (``sheets.tally_json``)."""
+        if type(self).sheet is not GinVariant.sheet:
+            return None
+        return tally_json(sheet.game.tally, version)
 
     def races(self, sheet: Any) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""
