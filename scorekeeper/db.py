@@ -336,6 +336,13 @@ def get_session() -> Session:
     return session
 
 
+def writer_engine() -> Engine:
+    """The engine that writes (on an SQLite file: its connections take the processes'
+    file lock at checkout and SQLite's write lock at BEGIN; elsewhere, plain)."""
+    engine: Engine = current_app.extensions["scorekeeper.engine"]
+    return engine
+
+
 def snapshot_engine() -> Engine | None:
     """The engine that reads without taking SQLite's write lock (an SQLite file's
     readers), or ``None`` where there is no such separate engine (PostgreSQL, memory).

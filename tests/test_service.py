@@ -241,16 +241,19 @@ def read_unlocked(app: Flask, game_id: str) -> GameRow:
 def first_read_is(app: Flask, monkeypatch: pytest.MonkeyPatch, stale: GameRow) -> list[str]:
     """Make the API read the game without the lock on every database (PostgreSQL has no
     separate reader of its own) and see ``stale`` the first time; later reads (under
-    the lock) are real. Returns the list the reads are noted in."""
+    the lock) are real. The hand goes the whole way, as it does for a game that cannot
+    go on from a kept tally (``_add_from_tally`` declines). Returns the list the reads
+    are noted in."""
     from scorekeeper.api import games as api_games
 
     reads: list[str] = []
     fresh = service.read_row
 
-    def stale_once(connection: Any, game_id: str, **kwargs: Any) -> GameRow | None:
+    def stale_once(connection: Any, game_id: str) -> GameRow | None:
         reads.append(game_id)
-        return stale if len(reads) == 1 else fresh(connection, game_id, **kwargs)
+        return stale if len(reads) == 1 else fresh(connection, game_id)
 
+    monkeypatch.setattr(api_games, "_add_from_tally", lambda _game_id: None)
     monkeypatch.setattr(api_games, "snapshot_engine", lambda: app.extensions["scorekeeper.reader"])
     monkeypatch.setattr(service, "read_row", stale_once)
     return reads

@@ -10,10 +10,11 @@ from dataclasses import replace
 from typing import Any
 
 from flask import Response, abort, jsonify, request, url_for
+from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..db import get_session, snapshot_engine
+from ..db import get_session, snapshot_engine, writer_engine
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
 from ..models import Game, GameData, GameRow, Group, HandRow
@@ -75,25 +76,28 @@ def read_game(game_id: str) -> Response:
 def add_hand(game_id: str) -> tuple[Response, int]:
     """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
 
-    The game is read as plain rows: the API's hot path. On an SQLite file it is read
-    through a reader, without the write lock (``db.snapshot_engine``), so the lock is
-    held only for the writes, which go through only if the game's version is still the
-    one read; after a lost race, or when the game it read was over, the hand is saved
-    (or refused) the locked way. Elsewhere the game is read locked
-    (``service.lock_row``).
-
-    A game whose kind keeps a tally (``Variant.resumable``) and whose kept tally is
-    current is read without its hands: the new hand is scored and added to the tally,
-    and the game is not replayed. The hand that ends a game is the exception: the game
-    is read again with its hands and replayed whole, for its settlement and payments.
+    A game that can go on from its kept tally is saved in one short transaction
+    (``_add_from_tally``). Any other is read as plain rows: on an SQLite file through
+    a reader, without the write lock (``db.snapshot_engine``), so the lock is held only
+    for the writes, which go through only if the game's version is still the one
+    read; after a lost race, or when the game it read was over, the hand is saved (or
+    refused) the locked way. Elsewhere the game is read locked (``service.lock_row``).
+    Either way the game is replayed, and keeps the tally of the replay.
     """
+    added = _add_from_tally(game_id)
+    if added is not None:
+        return added
     db = get_session()
-    game = _read(db, game_id, whole=False)
-    if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
-        raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
-    key = request.headers.get("Idempotency-Key") or None
-    if key is not None and len(key) > 100:
-        fail("Idempotency-Key", "must be at most 100 characters")
+    snapshot = snapshot_engine()
+    if snapshot is not None:
+        with snapshot.connect() as connection, connection.begin():  # one snapshot
+            game = service.read_row(connection, game_id)
+    else:
+        game = service.lock_row(db, game_id)
+    if game is None:
+        abort(404)
+    _check_secret(game)
+    key = _idempotency_key()
     variant = variant_for(game)
     try:
         inputs = variant.api_inputs(json_object(), game)
@@ -102,67 +106,101 @@ def add_hand(game_id: str) -> tuple[Response, int]:
         if earlier is None:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
-        whole = _read(db, game_id, whole=True)
-        return jsonify(game_json(whole, hands=False) | {"hand": earlier.hand_number}), 200
-    resumed = variant.resume(game, inputs) if variant.resumable(game) else None
-    if resumed is not None and resumed[0].finished:
-        resumed, game = None, _read(db, game_id, whole=True)
-    if snapshot_engine() is not None:
+        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
+    if snapshot is not None:
         try:
-            return _save(db, game, variant, inputs, key, unlocked=True, resumed=resumed)
+            return _save(db, game, variant, inputs, key, unlocked=True)
         except service.Conflict:
             db.rollback()
-            resumed, game = None, service.lock_row(db, game_id) or abort(404)
-    return _save(db, game, variant, inputs, key, unlocked=False, resumed=resumed)
+            game = service.lock_row(db, game_id) or abort(404)
+    return _save(db, game, variant, inputs, key, unlocked=False)
 
 
-def _read(db: Session, game_id: str, *, whole: bool) -> GameRow:
-    """The game as plain rows, through a snapshot on an SQLite file, else locked; with
-    its hands if ``whole`` or if its variant cannot go on from its kept tally."""
-    hands = None if whole else _hands_needed
-    snapshot = snapshot_engine()
-    if snapshot is not None:
-        with snapshot.connect() as connection, connection.begin():  # one snapshot
-            game = service.read_row(connection, game_id, hands=hands)
-    else:
-        game = service.lock_row(db, game_id, hands=hands)
+def _check_secret(game: GameData) -> None:
+    if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
+        raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key") or None
+    if key is not None and len(key) > 100:
+        fail("Idempotency-Key", "must be at most 100 characters")
+    return key
+
+
+def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
+    """Save the hand going on from the game's kept tally, in one short transaction of
+    the writer's own: the game's row alone is read, locked (SQLite's write lock is
+    taken at BEGIN; ``FOR UPDATE`` on PostgreSQL), one hand is scored and added to the
+    tally, and the hand, its key, its history entry, the new version and the new tally
+    are written. Neither the game's hands nor an ORM session are touched.
+
+    ``None``, with nothing written, when the game cannot go on that way (not found, of
+    a kind that keeps no tally, changed since its tally was kept, over, or ended by
+    this very hand, whose settlement and payments read every hand) or when the answer
+    is the other path's to give (a body it refuses, which may be the retry of a saved
+    hand; a key used before): ``add_hand`` then saves the hand the whole way.
+    """
+    try:
+        body = json_object()
+    except ApiError:
+        return None
+    try:
+        with writer_engine().connect() as connection, connection.begin() as transaction:
+            saved = _save_from_tally(connection, game_id, body)
+            if saved is None:
+                transaction.rollback()
+    except IntegrityError:  # the key was used: the other path finds its hand
+        return None
+    if saved is None:
+        return None
+    game, played, number = saved
+    return jsonify(game_json(game, played, hands=False) | {"hand": number}), 201
+
+
+def _save_from_tally(
+    connection: Connection, game_id: str, body: dict[str, Any]
+) -> tuple[GameRow, Any, int] | None:
+    game = service.read_row(connection, game_id, hands=False)
     if game is None:
-        abort(404)
-    return game
-
-
-def _hands_needed(game: GameRow) -> bool:
-    return not variant_for(game).resumable(game)
+        return None
+    variant = variant_for(game)
+    if not variant.resumable(game):
+        return None
+    _check_secret(game)
+    key = _idempotency_key()
+    try:
+        inputs = variant.api_inputs(body, game)
+    except ApiError:
+        return None
+    played, number = variant.resume(game, inputs)
+    if played.finished:
+        return None
+    tally = variant.kept_tally(played, game.version + 1)
+    service.write_new_hand(connection, game, number, inputs, token=key, by="API", tally=tally)
+    game.version += 1
+    return game, played, number
 
 
 def _save(
     db: Session, game: GameRow, variant: Variant, inputs: dict[str, Any], key: str | None,
-    *, unlocked: bool, resumed: tuple[Any, int] | None,
+    *, unlocked: bool,
 ) -> tuple[Response, int]:
-    """Store the hand and answer with the game's new totals (``add_hand``); ``resumed``:
-    the sheet gone on from the game's kept tally, and the new hand's number."""
-    if resumed is not None:  # a game still going, as its current tally says
-        played, number = resumed
+    """Store the hand and answer with the game's new totals (``add_hand``)."""
+    # The game replayed with the new hand last: the answer's totals, and (usually) all
+    # the end-of-game check needs. A game never stops being over when a hand is added,
+    # so a game still going with the new hand was going without it too; only a game
+    # that is over with it is replayed again without it, to see whether it was over
+    # already. One replay a hand instead of two, except the hand that ends a game.
+    played = variant.sheet(replace(game, hands=[*game.hands, HandRow(len(game.hands) + 1, inputs)]))
 
-        def over_before(g: GameData) -> bool:
-            return False
-    else:
-        # The game replayed with the new hand last: the answer's totals, and (usually)
-        # all the end-of-game check needs. A game never stops being over when a hand is
-        # added, so a game still going with the new hand was going without it too; only
-        # a game that is over with it is replayed again without it, to see whether it
-        # was over already. One replay a hand instead of two, except the hand that ends
-        # a game.
-        number = len(game.hands) + 1
-        played = variant.sheet(replace(game, hands=[*game.hands, HandRow(number, inputs)]))
-
-        def over_before(g: GameData) -> bool:
-            return bool(played.finished) and bool(variant.sheet(g).finished)
+    def over_before(g: GameData) -> bool:
+        return bool(played.finished) and bool(variant.sheet(g).finished)
 
     try:
         number, new = service.add_hand(
             db, game, inputs, token=key, version=None, by="API", finished=over_before,
-            unlocked=unlocked, number=number, tally=variant.kept_tally(played, game.version + 1),
+            unlocked=unlocked, tally=variant.kept_tally(played, game.version + 1),
         )
         db.commit()
     except service.GameOver:

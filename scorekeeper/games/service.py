@@ -86,40 +86,32 @@ def _lock_statement(joined: bool) -> Select[Game]:
     )
 
 
-def lock_row(
-    db: Session, game_id: str, *, hands: Callable[[GameRow], bool] | None = None
-) -> GameRow | None:
+def lock_row(db: Session, game_id: str) -> GameRow | None:
     """The game and its hands as plain rows, locked like ``lock_game``.
 
     Saving a hand reads what it needs this way: two statements and no ORM objects,
     several times cheaper than loading a ``Game`` with its ``Hand`` objects (a hand's
     request is dominated by it otherwise). The hands are read after the lock is held.
-    ``hands`` as for ``read_row``.
     """
-    return read_row(db.connection(), game_id, hands=hands)
+    return read_row(db.connection(), game_id)
 
 
 def read_row(
-    connection: Connection,
-    game_id: str,
-    *,
-    lock: bool = True,
-    hands: Callable[[GameRow], bool] | None = None,
+    connection: Connection, game_id: str, *, lock: bool = True, hands: bool = True
 ) -> GameRow | None:
     """The game and its hands as plain rows, read through ``connection`` in the
     transaction it is in: locked when it is the writer's (``lock_row``), a snapshot
     when it is a reader's (begun by the caller, so that both reads see one state).
     ``lock=False`` reads without ``FOR UPDATE``, for a page that only shows the game
-    (a printed sheet). ``hands``, given the game's row, says whether its hands are
-    needed (``None``: they are); when not, they are not read and ``hands`` is empty
-    (a hand saved from the game's kept tally)."""
+    (a printed sheet). ``hands=False`` reads the game's row alone (``hands`` stays
+    empty): a hand saved from the game's kept tally needs no other."""
     game_query, hands_query = _row_statements(lock)
     params = {"game_id": game_id}
     rows = game_query.rows(connection, params)
     if not rows:
         return None
     game = GameRow(*rows[0])
-    if hands is None or hands(game):
+    if hands:
         game.hands = hand_rows(hands_query.rows(connection, params)[0][0])
     return game
 
@@ -192,16 +184,14 @@ def add_hand(
     by: str,
     finished: Callable[[GameData], bool],
     unlocked: bool = False,
-    number: int | None = None,
     tally: dict[str, Any] | None = None,
 ) -> tuple[int, bool]:
     """Append a hand: its number, and whether it is new (``False``: the same token was
     sent before, and the number is the hand that first request added).
 
-    ``number``: the new hand's, when ``game``'s hands were not read (``read_row``); by
-    default the one after them. ``tally``: what the game keeps as its tally with the
-    hand (``Variant.kept_tally``, for the version this saving makes); without one the
-    kept tally is cleared, and the next hand saved through the API replays the game.
+    ``tally``: what the game keeps as its tally with the hand (``Variant.kept_tally``,
+    for the version this saving makes); without one the kept tally is cleared, and the
+    next hand saved through the API replays the game once.
 
     ``unlocked``: ``game`` was read without the lock (``read_row`` through a reader):
     the version is then bumped only if it is still the one read, first, and anything
@@ -227,14 +217,13 @@ def add_hand(
         if earlier is not None and earlier.hand_number is not None:
             return earlier.hand_number, False
         raise
-    if number is None:
-        number = len(game.hands) + 1
+    number = len(game.hands) + 1
     stored = dict(inputs)
     db.flush()  # the statements go through the session's connection, after its changes
-    _write_new_hand(db.connection(), game, number, stored, token, by, unlocked, tally)
+    write_new_hand(db.connection(), game, number, stored, token=token, by=by,
+                   unlocked=unlocked, tally=tally)
     if isinstance(game, GameRow):
-        if len(game.hands) == number - 1:  # its hands were read: they stay whole
-            game.hands.append(HandRow(number, stored))
+        game.hands.append(HandRow(number, stored))
         game.version += 1
         game.tally = tally
     else:  # an ORM game: its collections are read again when next needed
@@ -244,16 +233,21 @@ def add_hand(
     return number, True
 
 
-def _write_new_hand(
+def write_new_hand(
     connection: Connection,
     game: GameData,
     number: int,
     inputs: dict[str, Any],
+    *,
     token: str | None,
     by: str,
-    unlocked: bool,
-    tally: dict[str, Any] | None,
+    unlocked: bool = False,
+    tally: dict[str, Any] | None = None,
 ) -> None:
+    """Write hand ``number`` with its key, its history entry, the game's new version
+    and ``tally`` (``add_hand``), through ``connection`` in the transaction it is in,
+    which holds the game locked (or ``unlocked``: see ``add_hand``). A used token
+    raises ``IntegrityError``."""
     params = {"game_id": game.id, "number": number, "inputs": inputs, "key": token, "by": by,
               "now": now_utc(), "read": game.version, "tally": tally}
     statements = _write_statements(connection.dialect.name, bool(token), unlocked)

@@ -1,0 +1,216 @@
+"""A gin game keeps its tally: a hand saved through the API goes on from it instead of
+replaying the game (``api.games._add_from_tally``, ``sheets.stored_tally``).
+
+The tally is kept with the version it was worked out for and the engine's stamp; a
+game changed any other way (a correction, a hand entered on the sheet, a new engine)
+is replayed once, and keeps the new tally from then on.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.db import get_session
+from scorekeeper.games import service
+from scorekeeper.models import Game, Hand
+from scorekeeper.stamp import STAMP
+
+ANN, BOB = 0, 1
+
+
+def knock(seat: int, deadwood: int, other: int) -> dict[str, Any]:
+    return {"outcome": "knock", "knocker": seat, "knocker_deadwood": deadwood,
+            "defender_deadwood": other}
+
+
+def gin(seat: int, other: int) -> dict[str, Any]:
+    return {"outcome": "gin", "knocker": seat, "knocker_deadwood": 0, "defender_deadwood": other}
+
+
+def wins(seat: int, points: int) -> dict[str, Any]:
+    """A knock that scores exactly ``points`` (deadwood 1 against ``points`` + 1)."""
+    return knock(seat, 1, points + 1)
+
+
+def new_game(client: FlaskClient, **body: Any) -> tuple[str, dict[str, str]]:
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"], **body})
+    assert created.status_code == 201, created.get_json()
+    game = created.get_json()
+    return game["id"], {"X-Edit-Secret": game["edit_secret"]}
+
+
+def send(client: FlaskClient, game_id: str, headers: dict[str, str], hand: dict[str, Any],
+         key: str | None = None) -> tuple[int, Any]:
+    extra = {"Idempotency-Key": key} if key else {}
+    answer = client.post(f"/api/v1/games/{game_id}/hands", json=hand,
+                         headers={**headers, **extra})
+    return answer.status_code, answer.get_json()
+
+
+def kept(app: Flask, game_id: str) -> dict[str, Any] | None:
+    with app.test_request_context():
+        game = get_session().get(Game, game_id)
+        assert game is not None
+        return game.tally
+
+
+def keep(app: Flask, game_id: str, **changes: Any) -> None:
+    """Change the kept tally in place (what the next hand would go on from)."""
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = db.get(Game, game_id)
+        assert game is not None and game.tally is not None
+        game.tally = {**game.tally, **changes}
+        db.commit()
+
+
+def tally(version: int, hands: int, totals: list[int], boxes: list[int], dealer: int,
+          winner: int | None = None) -> dict[str, Any]:
+    return {"version": version, "stamp": STAMP[:16], "hands": hands, "totals": totals,
+            "boxes": boxes, "dealer": dealer, "winner": winner}
+
+
+def test_every_hand_saved_through_the_api_keeps_the_game_as_it_stands(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Classic, Ann deals first, the winner deals next. Ann knocks 3 against 12: 9.
+    Bob goes gin against 7: 20 + 7 = 27. Ann knocks 2 against 30: 28, 37 in all."""
+    game_id, headers = new_game(client)
+    assert kept(app, game_id) is None
+    status, answer = send(client, game_id, headers, knock(ANN, 3, 12))
+    assert (status, answer["totals"]) == (201, [9, 0])
+    assert kept(app, game_id) == tally(1, 1, [9, 0], [1, 0], ANN)
+    status, answer = send(client, game_id, headers, gin(BOB, 7))
+    assert (status, answer["hand"], answer["totals"]) == (201, 2, [9, 27])
+    assert answer["next_dealer"] == BOB
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+    status, answer = send(client, game_id, headers, knock(ANN, 2, 30))
+    assert (status, answer["hand"], answer["totals"], answer["needs"]) == (201, 3, [37, 27],
+                                                                          [63, 73])
+    assert (answer["version"], answer["boxes"], answer["finished"]) == (3, [2, 1], False)
+    assert kept(app, game_id) == tally(3, 3, [37, 27], [2, 1], ANN)
+    read = client.get(f"/api/v1/games/{game_id}").get_json()  # replayed from every hand
+    assert [h["number"] for h in read["hands"]] == [1, 2, 3]
+    assert read["totals"] == [37, 27]
+
+
+def test_a_hand_goes_on_from_the_kept_tally_and_does_not_replay_the_hands(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Shown by a kept tally that says something else than the hands: while it is
+    current, the next hand's answer adds to it (50 + 0, 0 + 27); the sheet, replayed
+    from the hands, says 9 and 27."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    keep(app, game_id, totals=[50, 0])
+    status, answer = send(client, game_id, headers, gin(BOB, 7))
+    assert (status, answer["totals"]) == (201, [50, 27])
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["totals"] == [9, 27]
+
+
+def test_a_tally_kept_by_another_engine_is_replayed_over(app: Flask, client: FlaskClient) -> None:
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    keep(app, game_id, totals=[50, 0], stamp="0" * 16)
+    status, answer = send(client, game_id, headers, gin(BOB, 7))
+    assert (status, answer["totals"]) == (201, [9, 27])
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
+def test_a_correction_makes_the_kept_tally_stale_and_the_next_hand_replays_the_game(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Hand 1 (Ann 9) is corrected on the sheet to Bob's gin against 5 (25); with
+    Bob's gin on 7 (27) and Ann's knock of 2 against 30 (28): 28–52."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    send(client, game_id, headers, gin(BOB, 7))
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_game(db, game_id)
+        assert game is not None
+        corrected = {"mode": "quick", **gin(BOB, 5), "upcard": None}
+        service.edit_hand(db, game, 1, corrected, version=None, by="edit link")
+        db.commit()
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)  # kept, but for version 2
+    status, answer = send(client, game_id, headers, knock(ANN, 2, 30))
+    assert (status, answer["hand"], answer["totals"], answer["version"]) == (201, 3, [28, 52], 4)
+    assert kept(app, game_id) == tally(4, 3, [28, 52], [1, 2], ANN)
+
+
+def test_a_hand_entered_on_the_sheet_clears_the_kept_tally(app: Flask, client: FlaskClient) -> None:
+    """Ann 9 through the API, Bob's gin on 7 (27) on the sheet, Ann 28 through the API."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    with app.test_request_context(method="POST"):
+        db = get_session()
+        game = service.lock_game(db, game_id)
+        assert game is not None
+        service.add_hand(db, game, {"mode": "quick", **gin(BOB, 7), "upcard": None}, token=None,
+                         version=None, by="edit link", finished=lambda _game: False)
+        db.commit()
+    assert kept(app, game_id) is None
+    status, answer = send(client, game_id, headers, knock(ANN, 2, 30))
+    assert (status, answer["hand"], answer["totals"]) == (201, 3, [37, 27])
+    assert kept(app, game_id) == tally(3, 3, [37, 27], [2, 1], ANN)
+
+
+def test_the_hand_that_ends_the_game_is_answered_with_its_settlement_and_payments(
+    app: Flask, client: FlaskClient
+) -> None:
+    """RULES.md §8's Russian game at 0.01 a point: A 15, B 47, A 55, B 28, A 33 ends it
+    at 103–75, finals 278–125: B pays A 153 × 0.01 = 1.53. The last hand goes the whole
+    way (every hand replayed); then the game takes no more hands."""
+    game_id, headers = new_game(client, rules="russian", stake="0.01", currency="EUR")
+    for hand in [wins(ANN, 15), wins(BOB, 47), wins(ANN, 55), wins(BOB, 28)]:
+        assert send(client, game_id, headers, hand)[0] == 201
+    assert kept(app, game_id) == tally(4, 4, [70, 75], [2, 2], BOB)
+    status, answer = send(client, game_id, headers, wins(ANN, 33))
+    assert (status, answer["hand"], answer["finished"], answer["winner"]) == (201, 5, True, ANN)
+    assert answer["settlement"]["finals"] == [278, 125]
+    [payment] = answer["payments"]
+    assert (payment["from"], payment["to"], Decimal(payment["amount"])) == ("Bob", "Ann",
+                                                                          Decimal("1.53"))
+    assert kept(app, game_id) == tally(5, 5, [103, 75], [3, 2], ANN, winner=ANN)
+    status, refused = send(client, game_id, headers, wins(BOB, 10))
+    assert status == 409 and refused["errors"][0]["where"] == "game"
+
+
+def test_a_retried_hand_is_answered_with_its_number_and_stored_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    first = send(client, game_id, headers, gin(BOB, 7), key="phone-1")
+    again = send(client, game_id, headers, gin(BOB, 7), key="phone-1")
+    assert (first[0], first[1]["hand"]) == (201, 2)
+    assert (again[0], again[1]["hand"], again[1]["totals"]) == (200, 2, [9, 27])
+    with app.test_request_context():
+        numbers = get_session().query(Hand.number).filter_by(game_id=game_id).all()
+    assert sorted(n for (n,) in numbers) == [1, 2]
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
+def test_wrong_inputs_on_a_game_with_a_tally_are_refused_at_their_field(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    status, answer = send(client, game_id, headers, knock(ANN, 11, 12))
+    assert status == 422, answer
+    assert [e["where"] for e in answer["errors"]] == ["knocker_deadwood"]
+    status, answer = send(client, game_id, {"X-Edit-Secret": "wrong"}, gin(BOB, 7))
+    assert status == 403 and answer["errors"][0]["where"] == "X-Edit-Secret"
+    assert kept(app, game_id) == tally(1, 1, [9, 0], [1, 0], ANN)
+
+
+def test_kinds_that_replay_their_own_way_keep_no_tally(app: Flask, client: FlaskClient) -> None:
+    """A Hollywood game scores three columns at once: it is replayed for every hand."""
+    game_id, headers = new_game(client, variant="hollywood", rules="russian")
+    for hand in [wins(ANN, 20), wins(BOB, 15)]:
+        assert send(client, game_id, headers, hand)[0] == 201
+    assert kept(app, game_id) is None
