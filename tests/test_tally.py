@@ -214,3 +214,18 @@ def test_kinds_that_replay_their_own_way_keep_no_tally(app: Flask, client: Flask
     for hand in [wins(ANN, 20), wins(BOB, 15)]:
         assert send(client, game_id, headers, hand)[0] == 201
     assert kept(app, game_id) is None
+
+
+def test_an_oklahoma_game_goes_on_from_its_tally_with_each_hands_upcard(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Modern values: Ann knocks 2 against 9 under a king of hearts: 7. Bob goes gin
+    against 12 under the five of spades, which doubles it: (25 + 12) × 2 = 74."""
+    game_id, headers = new_game(client, variant="oklahoma")
+    status, answer = send(client, game_id, headers, {**knock(ANN, 2, 9), "upcard": "KH"})
+    assert (status, answer["totals"]) == (201, [7, 0])
+    status, answer = send(client, game_id, headers, {**gin(BOB, 12), "upcard": "5S"})
+    assert (status, answer["hand"], answer["totals"], answer["needs"]) == (201, 2, [7, 74],
+                                                                          [143, 76])
+    assert kept(app, game_id) == tally(2, 2, [7, 74], [1, 1], BOB)
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["totals"] == [7, 74]
