@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+import time
+from contextlib import closing
 from typing import Any
 
 import pytest
 
+from scorekeeper import db
 from tests.conftest import PG_URL
 
 QUICK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20}
@@ -206,3 +210,63 @@ def _secret(app: Any, game_id: str) -> str:
         game = get_session().get(Game, game_id)
         assert game is not None
         return str(game.edit_secret)
+
+
+def hands_in_the_file_alone(path: str) -> int:
+    """The hands an SQLite file holds by itself, its WAL left aside (``immutable``):
+    what checkpoints have copied back into it."""
+    with closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as file_alone:
+        if not file_alone.execute("SELECT 1 FROM sqlite_master WHERE name = 'hands'").fetchone():
+            return 0  # not even the tables were copied back yet
+        count: int = file_alone.execute("SELECT count(*) FROM hands").fetchone()[0]
+        return count
+
+
+def new_long_game(app: Any) -> tuple[Any, str, dict[str, str]]:
+    client = app.test_client()
+    game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"],
+                                              "rules": {"target": 10000}}).get_json()
+    return client, f"/api/v1/games/{game['id']}/hands", {"X-Edit-Secret": game["edit_secret"]}
+
+
+@pytest.mark.skipif(bool(PG_URL), reason="SQLite's WAL")
+def test_saves_never_copy_the_wal_back_themselves(
+    make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """250 hands write about 1,500 pages to the WAL, past the 1,000 at which SQLite's
+    own commit would copy it back (and wait for two fsyncs holding the write lock):
+    with the checkpointer held back, not one of them reaches the database file."""
+    monkeypatch.setattr(db, "CHECKPOINT_SECONDS", 3600.0, raising=False)
+    app = make_app()
+    path = database_url.removeprefix("sqlite:///")
+    client, url, headers = new_long_game(app)
+    with closing(sqlite3.connect(path)) as other:  # everything so far in the file
+        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    for _ in range(250):
+        assert client.post(url, json=QUICK, headers=headers).status_code == 201
+    frames = (os.path.getsize(path + "-wal") - 32) // (24 + 4096)  # WAL header, frames
+    assert frames > 1000
+    assert hands_in_the_file_alone(path) == 0
+
+
+@pytest.mark.skipif(bool(PG_URL), reason="SQLite's WAL")
+def test_the_checkpointer_copies_saves_back_soon_after_and_the_wal_starts_over(
+    make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(db, "CHECKPOINT_SECONDS", 0.05, raising=False)
+    app = make_app()
+    path = database_url.removeprefix("sqlite:///")
+    client, url, headers = new_long_game(app)
+
+    def save_and_wait_for_the_file(hands: int) -> int:
+        for _ in range(20):
+            assert client.post(url, json=QUICK, headers=headers).status_code == 201
+        deadline = time.monotonic() + 10
+        while hands_in_the_file_alone(path) != hands and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert hands_in_the_file_alone(path) == hands
+        return os.path.getsize(path + "-wal")
+
+    first = save_and_wait_for_the_file(20)
+    second = save_and_wait_for_the_file(40)
+    assert second <= first  # the next 20 hands were written over the copied-back ones
