@@ -93,5 +93,9 @@ def stored_tally(game: GameData) -> Tally | None:
     kept = game.tally
     if not kept or kept.get("version") != game.version or kept.get("stamp") != STAMP[:16]:
         return None
-    return Tally(kept["hands"], tuple(kept["totals"]), tuple(kept["boxes"]), kept["dealer"],
-                 kept["winner"])
+    try:
+        return Tally(int(kept["hands"]), tuple(map(int, kept["totals"])),
+                     tuple(map(int, kept["boxes"])), int(kept["dealer"]),
+                     None if kept["winner"] is None else int(kept["winner"]))
+    except (KeyError, TypeError, ValueError):  # not one this code wrote: replay instead
+        return None

@@ -121,6 +121,15 @@ def test_a_tally_kept_by_another_engine_is_replayed_over(app: Flask, client: Fla
     assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
 
 
+def test_a_kept_tally_that_is_not_whole_is_replayed_over(app: Flask, client: FlaskClient) -> None:
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    keep(app, game_id, totals=None)
+    status, answer = send(client, game_id, headers, gin(BOB, 7))
+    assert (status, answer["totals"]) == (201, [9, 27])
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
 def test_a_correction_makes_the_kept_tally_stale_and_the_next_hand_replays_the_game(
     app: Flask, client: FlaskClient
 ) -> None:
