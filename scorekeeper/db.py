@@ -181,16 +181,8 @@ class Checkpointer:
                 connection.close()
 
 
-_CHECKPOINTERS: weakref.WeakKeyDictionary[Engine, Checkpointer] = weakref.WeakKeyDictionary()
-
-
-def checkpointer_of(engine: Engine) -> Checkpointer | None:
-    """The checkpointer of an SQLite file's writer engine (``None`` elsewhere)."""
-    return _CHECKPOINTERS.get(engine)
-
-
 def _checkpoint_aside(engine: Engine, path: str) -> None:
-    checkpointer = _CHECKPOINTERS[engine] = Checkpointer(path)
+    checkpointer = Checkpointer(path)
     weakref.finalize(engine, checkpointer.stop)
 
     @event.listens_for(engine, "commit")

@@ -94,7 +94,7 @@ class GinVariant(Variant):
     def resumable(self, game: GameData) -> bool:
         """A kept tally, current, of a game still going (kinds that replay their own
         way keep none)."""
-        if type(self).sheet is not GinVariant.sheet:
+        if not self._keeps_tally():
             return False
         tally = stored_tally(game)
         return tally is not None and tally.winner is None
@@ -107,9 +107,14 @@ class GinVariant(Variant):
 
     def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
         """The replay's (or resumption's) tally (``sheets.tally_json``)."""
-        if type(self).sheet is not GinVariant.sheet:
+        if not self._keeps_tally():
             return None
         return tally_json(sheet.game.tally, version)
+
+    def _keeps_tally(self) -> bool:
+        # Only a kind replayed by ``gin_sheet`` (gin, Oklahoma): its tally is the one
+        # ``resume_gin_sheet`` goes on from.
+        return type(self).sheet is GinVariant.sheet
 
     def races(self, sheet: Any) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""
