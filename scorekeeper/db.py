@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import sqlite3
 import threading
+import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +35,7 @@ from sqlalchemy import (
     create_engine,
     event,
 )
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, DisconnectionError
 from sqlalchemy.orm import DeclarativeBase, Session, sessionmaker
 from sqlalchemy.pool import QueuePool
 from sqlalchemy.sql import ClauseElement
@@ -76,7 +79,9 @@ class Base(DeclarativeBase):
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, with SQLite tuned for several writers."""
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+        engine = create_engine(url, pool_size=10, max_overflow=20)
+        _ping_when_idle(engine)
+        return engine
     # One connection per process: SQLite lets one writer in at a time anyway, and
     # threads queueing for the pool wake as soon as it is free, where SQLite's own
     # busy handler would sleep and poll (up to 100 ms a step).
@@ -112,6 +117,39 @@ def make_engine(url: str) -> Engine:
         _queue_processes(engine, Path(engine.url.database + ".lock"))
         _checkpoint_aside(engine, engine.url.database)
     return engine
+
+
+# A pooled connection that sat unused this long is pinged before it is handed out.
+PING_IDLE_SECONDS = 1.0
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a connection on its way out of the pool only when it sat there over
+    ``PING_IDLE_SECONDS``, so that one found dead (the server restarted) is replaced
+    before a request uses it, as ``pool_pre_ping`` does, without a round trip before
+    every transaction (on PostgreSQL one of a saved hand's five round trips then).
+
+    A connection used less than a second ago is the server's too, unless it restarted
+    in that second; then the request's first statement fails, every connection of the
+    pool is invalidated, and the next request gets fresh ones. A save from a kept
+    tally reads before it writes and tries once more on such a failure
+    (``api.games``)."""
+    idle_since = "scorekeeper.idle_since"
+
+    @event.listens_for(engine, "checkin")
+    def _checked_in(_dbapi_connection: Any, record: Any) -> None:
+        record.info[idle_since] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _checked_out(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get(idle_since)
+        if since is None or time.monotonic() - since < PING_IDLE_SECONDS:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except engine.dialect.loaded_dbapi.Error as exc:
+            # The pool throws the connection away and checks out another (a new one).
+            raise DisconnectionError(str(exc)) from exc
 
 
 # SQLite copies its WAL back into the database file (a checkpoint) as part of the
@@ -205,10 +243,10 @@ class Prepared:
     written in Core and compiled by SQLAlchemy, with each column type's own bind and
     result processing (JSON, UTC times), and does only the rest by hand. Errors
     arrive as SQLAlchemy's (``IntegrityError`` on a used key, and so on); a
-    connection found dead is invalidated, as SQLAlchemy would. The statement is
-    refused (``RuntimeError``) outside a transaction the caller began
-    (``Connection.begin``, or a session's ``connection()``): a raw cursor begins none
-    itself on SQLite.
+    connection found dead is invalidated with its pool's older ones, as SQLAlchemy
+    would. The statement is refused (``RuntimeError``) outside a transaction the
+    caller began (``Connection.begin``, or a session's ``connection()``): a raw cursor
+    begins none itself on SQLite.
     """
 
     def __init__(self, statement: ClauseElement) -> None:
@@ -255,6 +293,10 @@ class Prepared:
             cursor.close()
             gone = dialect.is_disconnect(exc, raw.dbapi_connection, cursor)
             if gone:
+                # As SQLAlchemy's own execution does: the pool's other connections as
+                # old as this one are replaced too at their next checkout (a database
+                # that restarted dropped them all), then this one is thrown away.
+                connection.engine.pool._invalidate(raw, exc, _checkin=False)
                 connection.invalidate(exc)
             raise DBAPIError.instance(compiled.sql, values, exc, dialect.loaded_dbapi.Error,
                                       connection_invalidated=gone, dialect=dialect) from exc
@@ -272,12 +314,12 @@ class _Compiled:
             raise ValueError("a statement with parameters rendered per execution")
         self.sql = compiled.string
         by_name = {name: bind for bind, name in compiled.bind_names.items()}
-        order: Sequence[str] | None = compiled.positiontup
-        self.positional = order is not None
-        # Per value: (its name in the SQL, the parameter it takes or None for a value
-        # written in the statement, that value, the type's bind processor).
+        order: Sequence[str] | None = compiled.positiontup  # a name once per place in the SQL
+        # Per parameter, once however many places take it (a hand's inputs go into two
+        # columns, encoded once): (its name in the SQL, the parameter it takes or None
+        # for a value written in the statement, that value, the type's bind processor).
         self.parameters: list[tuple[str, str | None, Any, Callable[[Any], Any] | None]] = []
-        for name in order if order is not None else by_name:
+        for name in dict.fromkeys(order) if order is not None else by_name:
             bind = by_name[name]
             process = bind.type.dialect_impl(dialect).bind_processor(dialect)
             if bind.required:
@@ -286,6 +328,23 @@ class _Compiled:
                 value = bind.effective_value
                 self.parameters.append((name, None, value if process is None else process(value),
                                         None))
+        index = {name: i for i, (name, *_rest) in enumerate(self.parameters)}
+        # The DBAPI's values by position: which parameter goes in each place.
+        self.order: list[int] | None = None if order is None else [index[n] for n in order]
+        if dialect.paramstyle == "pyformat":
+            # Values by name (psycopg's "%(name)s") are sent by position ("%s") instead:
+            # psycopg then takes the list as it is, where a dict is checked and
+            # reordered at every execution, and no dict is built for it.
+            positions: list[int] = []
+
+            def by_position(match: re.Match[str]) -> str:
+                if match[1] is None:
+                    return "%%"
+                positions.append(index[match[1]])
+                return "%s"
+
+            self.sql = NAMED.sub(by_position, self.sql)
+            self.order = positions
         columns = statement.selected_columns if isinstance(statement, Select) else ()
         self.results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
                              for column in columns)
@@ -299,9 +358,13 @@ class _Compiled:
                 if process is not None:
                     value = process(value)
             values.append(value)
-        if self.positional:
-            return values
+        if self.order is not None:
+            return [values[i] for i in self.order]
         return {name: value for (name, *_rest), value in zip(self.parameters, values, strict=True)}
+
+
+# A value by name in "pyformat" SQL, or "%%" (a percent sign written in the SQL).
+NAMED = re.compile(r"%%|%\((\w+)\)s")
 
 
 def _begin(connection: Connection, statement: str) -> None:
@@ -425,6 +488,36 @@ def writer_engine() -> Engine:
     file lock at checkout and SQLite's write lock at BEGIN; elsewhere, plain)."""
     engine: Engine = current_app.extensions["scorekeeper.engine"]
     return engine
+
+
+def autocommits() -> bool:
+    """Whether the writer can save in one statement committed on its own
+    (``autocommit_connection``): on PostgreSQL. SQLite has no such statement (its
+    ``WITH`` cannot insert), and its writes queue up at ``BEGIN`` anyway."""
+    return writer_engine().dialect.name == "postgresql"
+
+
+@contextmanager
+def autocommit_connection() -> Iterator[Connection]:
+    """A writer's connection whose statements each commit on their own: a save that
+    reads without a lock and then writes in one checked statement
+    (``service.write_new_hand`` with ``unlocked``) needs no ``BEGIN`` and no
+    ``COMMIT``, two round trips of a hand's four. ``Connection.begin`` still marks
+    where ``Prepared`` may run, and its commit sends nothing.
+
+    The driver's own switch, set at checkout and put back before the connection
+    returns to the pool: SQLAlchemy's ``isolation_level="AUTOCOMMIT"`` does the same
+    through its connection characteristics, 60 µs a checkout. Should the connection
+    be found dead and replaced meanwhile, the new one is in transactions as usual."""
+    with writer_engine().connect() as connection:
+        driver = connection.connection.driver_connection
+        assert driver is not None
+        driver.autocommit = True
+        try:
+            yield connection
+        finally:
+            if not driver.closed:
+                driver.autocommit = False
 
 
 def snapshot_engine() -> Engine | None:

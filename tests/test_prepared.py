@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
 import pytest
-from sqlalchemy import bindparam, insert, select, text
+from sqlalchemy import Integer, bindparam, insert, literal_column, select, text
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.db import Prepared
@@ -163,3 +163,15 @@ def test_a_statement_whose_sql_changes_per_execution_is_refused(make_app: Any) -
     query = select(Hand.number).where(Hand.number.in_(bindparam("numbers", expanding=True)))
     with engine.connect() as connection, pytest.raises(ValueError, match="per execution"):
         Prepared(query).rows(connection, {"numbers": [1, 2]})
+
+
+def test_a_percent_sign_in_the_sql_stays_and_a_value_used_twice_goes_to_both_places(
+    make_app: Any,
+) -> None:
+    """On PostgreSQL the values go by position: the SQL's "%(n)s" become "%s" in order
+    of their places, and the "%%" of a percent sign written in the SQL stays one."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    n = bindparam("n", type_=Integer)
+    query = select(literal_column("'100%'"), n * 10 + bindparam("m", type_=Integer) + n)
+    with engine.begin() as connection:
+        assert Prepared(query).rows(connection, {"n": 7, "m": 3}) == [("100%", 80)]

@@ -8,16 +8,24 @@ is replayed once, and keeps the new tally from then on.
 
 from __future__ import annotations
 
+import time
+from contextlib import closing
 from decimal import Decimal
 from typing import Any
 
+import psycopg
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import insert, update
 
+from scorekeeper import db
 from scorekeeper.db import get_session
 from scorekeeper.games import service
-from scorekeeper.models import Game, Hand
+from scorekeeper.models import Change, Game, Hand, Submission
 from scorekeeper.stamp import STAMP
+from scorekeeper.variants.gin import hand_inputs
+from tests.conftest import PG_URL
 
 ANN, BOB = 0, 1
 
@@ -238,3 +246,123 @@ def test_an_oklahoma_game_goes_on_from_its_tally_with_each_hands_upcard(
                                                                           [143, 76])
     assert kept(app, game_id) == tally(2, 2, [7, 74], [1, 1], BOB)
     assert client.get(f"/api/v1/games/{game_id}").get_json()["totals"] == [7, 74]
+
+
+@pytest.mark.skipif(not PG_URL, reason="on SQLite the save holds the write lock from its read "
+                    "to its write: no other phone can come between")
+def test_a_game_changed_between_the_read_and_the_write_gets_the_hand_after_the_change(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the game is read without a lock; another phone saves hand 2 (on
+    the sheet: no tally kept) before this hand is written. The checked write finds the
+    version moved and writes nothing; the hand is then saved the whole way, as hand 3:
+    9 + 1 for Ann, 27 for Bob, and one history entry per hand this phone sent."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    original, writes = service.write_new_hand, []
+    stored = [hand_inputs(hand, 2) for hand in (knock(ANN, 3, 12), gin(BOB, 7), knock(ANN, 5, 6))]
+
+    def another_phone_first(connection: Any, game: Any, number: int, inputs: Any,
+                            **kw: Any) -> None:
+        if not writes:
+            with app.extensions["scorekeeper.engine"].begin() as other:
+                other.execute(insert(Hand).values(game_id=game_id, number=2, inputs=stored[1]))
+                other.execute(update(Game).where(Game.id == game_id)
+                              .values(version=Game.version + 1, tally=None))
+        writes.append((number, kw["unlocked"]))
+        original(connection, game, number, inputs, **kw)
+
+    monkeypatch.setattr(service, "write_new_hand", another_phone_first)
+    status, answer = send(client, game_id, headers, knock(ANN, 5, 6), key="phone-2")
+    assert (status, answer["hand"], answer["totals"]) == (201, 3, [10, 27])
+    assert writes == [(2, True), (3, False)]  # the checked write, then the locked one
+    with app.test_request_context():
+        db = get_session()
+        hands = db.query(Hand.number, Hand.inputs).filter_by(game_id=game_id).all()
+        added = db.query(Change.hand_number).filter_by(game_id=game_id, action="add").all()
+    assert sorted(hands) == [(1, stored[0]), (2, stored[1]), (3, stored[2])]
+    assert sorted(n for (n,) in added) == [1, 3]
+    assert kept(app, game_id) == tally(3, 3, [10, 27], [2, 1], ANN)
+
+
+def test_a_checked_write_of_a_game_changed_since_it_was_read_writes_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The version read was 1, the game is at 2 now: nothing of the hand is written, not
+    even outside a transaction (PostgreSQL's autocommit: one statement, whose inserts
+    take the game's id from the version's update)."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    send(client, game_id, headers, gin(BOB, 7))
+    with app.test_request_context(method="POST"):
+        game = service.read_row(get_session().connection(), game_id, hands=False)
+        get_session().rollback()
+        assert game is not None and game.version == 2
+        game.version = 1
+        connect = (db.autocommit_connection() if db.autocommits()
+                   else db.writer_engine().connect())
+        with connect as connection, pytest.raises(service.Conflict), connection.begin():
+            service.write_new_hand(connection, game, 7, knock(ANN, 5, 6), token="late",
+                                   by="API", unlocked=True, tally=None)
+        session = get_session()
+        assert session.query(Hand.number).filter_by(game_id=game_id).count() == 2
+        assert session.query(Change).filter_by(game_id=game_id, hand_number=7).count() == 0
+        assert session.query(Submission).filter_by(key="late").count() == 0
+        assert session.get(Game, game_id).version == 2  # type: ignore[union-attr]
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
+@pytest.mark.skipif(not PG_URL, reason="a database server that drops connections")
+def test_a_hand_is_saved_when_the_database_dropped_the_pooled_connections(
+    app: Flask, client: FlaskClient
+) -> None:
+    """The server dropped every connection (a restart) a moment after the last hand:
+    the pool's connections are too fresh to be pinged, so the hand's first statement
+    (its read) finds its connection dead, which marks the pool's other connections
+    dead too; the read is tried once more on a new one, and the hand is saved once."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    engine = app.extensions["scorekeeper.engine"]
+    with engine.connect(), engine.connect():  # two in the pool: the retry's is dead too
+        pass
+    dropped = _drop_other_connections(app)
+    assert dropped >= 2
+    status, answer = send(client, game_id, headers, gin(BOB, 7), key="after-restart")
+    assert (status, answer["hand"], answer["totals"]) == (201, 2, [9, 27])
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+    assert [h["number"] for h in client.get(f"/api/v1/games/{game_id}").get_json()["hands"]] \
+        == [1, 2]
+
+
+@pytest.mark.skipif(not PG_URL, reason="a database server that drops connections")
+def test_a_connection_idle_for_a_while_is_pinged_and_replaced_when_dead(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page (not the hand's own retry) after the server dropped the connections:
+    with every pooled connection counted as idle, the ping finds them dead and the
+    page is read on a new one."""
+    game_id, _headers = new_game(client)
+    dropped = _drop_other_connections(app)
+    assert dropped >= 1
+    monkeypatch.setattr(db, "PING_IDLE_SECONDS", 0.0)
+    assert client.get(f"/api/v1/games/{game_id}").status_code == 200
+
+
+def _drop_other_connections(app: Flask) -> int:
+    """End every other session on the app's database, as a server restart would; how
+    many there were."""
+    url = app.extensions["scorekeeper.engine"].url
+    with closing(psycopg.connect(url.set(drivername="postgresql").render_as_string(
+            hide_password=False), autocommit=True)) as admin:
+        row = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()
+        # Terminated backends take a moment to go: wait until they have.
+        for _ in range(100):
+            left = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                "AND pid <> pg_backend_pid() AND backend_type = 'client backend'").fetchone()
+            if left is not None and left[0] == 0:
+                break
+            time.sleep(0.02)
+    return int(row[0]) if row is not None else 0

@@ -11,10 +11,16 @@ from typing import Any
 
 from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy import Connection
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
-from ..db import get_session, snapshot_engine, writer_engine
+from ..db import (
+    autocommit_connection,
+    autocommits,
+    get_session,
+    snapshot_engine,
+    writer_engine,
+)
 from ..games import access, service
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
 from ..models import Game, GameData, GameRow, Group, HandRow
@@ -129,28 +135,41 @@ def _idempotency_key() -> str | None:
 
 
 def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
-    """Save the hand going on from the game's kept tally, in one short transaction of
-    the writer's own: the game's row alone is read, locked (SQLite's write lock is
-    taken at BEGIN; ``FOR UPDATE`` on PostgreSQL), one hand is scored and added to the
-    tally, and the hand, its key, its history entry, the new version and the new tally
-    are written. Neither the game's hands nor an ORM session are touched.
+    """Save the hand going on from the game's kept tally: the game's row alone is
+    read, one hand is scored and added to the tally, and the hand, its key, its
+    history entry, the new version and the new tally are written. Neither the game's
+    hands nor an ORM session are touched.
+
+    On PostgreSQL in two statements, each its own transaction (``db.autocommit_connection``):
+    the row is read without a lock, and the write goes through only if the game's
+    version is still the one read (``service.write_new_hand`` with ``unlocked``),
+    else nothing is written. Elsewhere in one short transaction of the writer's own,
+    the row read locked (SQLite's write lock is taken at BEGIN).
 
     ``None``, with nothing written, when the game cannot go on that way (not found, of
-    a kind that keeps no tally, changed since its tally was kept, over, or ended by
-    this very hand, whose settlement and payments read every hand) or when the answer
-    is the other path's to give (a body it refuses, which may be the retry of a saved
-    hand; a key used before): ``add_hand`` then saves the hand the whole way.
+    a kind that keeps no tally, changed since its tally was kept or since it was read,
+    over, or ended by this very hand, whose settlement and payments read every hand)
+    or when the answer is the other path's to give (a body it refuses, which may be
+    the retry of a saved hand; a key used before): ``add_hand`` then saves the hand
+    the whole way.
     """
     try:
         body = json_object()
     except ApiError:
         return None
     try:
-        with writer_engine().connect() as connection, connection.begin() as transaction:
-            saved = _save_from_tally(connection, game_id, body)
-            if saved is None:
-                transaction.rollback()
-    except IntegrityError:  # the key was used: the other path finds its hand
+        if not autocommits():
+            with writer_engine().connect() as connection, connection.begin() as transaction:
+                game = service.read_row(connection, game_id, hands=False)
+                saved = _save_from_tally(connection, game, body, unlocked=False)
+                if saved is None:
+                    transaction.rollback()
+        else:
+            with autocommit_connection() as connection:
+                game = _read_unlocked(connection, game_id)
+                with connection.begin():
+                    saved = _save_from_tally(connection, game, body, unlocked=True)
+    except (IntegrityError, service.Conflict):  # a used key, or a game changed meanwhile
         return None
     if saved is None:
         return None
@@ -158,10 +177,23 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
     return jsonify(game_json(game, played, hands=False) | {"hand": number}), 201
 
 
+def _read_unlocked(connection: Connection, game_id: str) -> GameRow | None:
+    """The game's row, read in autocommit; once more on a new connection when the
+    pooled one turns out dead (the database restarted since it was last used, within
+    ``db.PING_IDLE_SECONDS``): nothing is written yet, so trying again is safe."""
+    try:
+        with connection.begin():
+            return service.read_row(connection, game_id, lock=False, hands=False)
+    except DBAPIError as exc:
+        if not exc.connection_invalidated:
+            raise
+    with connection.begin():  # the connection takes a new one from the pool
+        return service.read_row(connection, game_id, lock=False, hands=False)
+
+
 def _save_from_tally(
-    connection: Connection, game_id: str, body: dict[str, Any]
+    connection: Connection, game: GameRow | None, body: dict[str, Any], *, unlocked: bool
 ) -> tuple[GameRow, Any, int] | None:
-    game = service.read_row(connection, game_id, hands=False)
     if game is None:
         return None
     variant = variant_for(game)
@@ -177,7 +209,8 @@ def _save_from_tally(
     if played.finished:
         return None
     tally = variant.kept_tally(played, game.version + 1)
-    service.write_new_hand(connection, game, number, inputs, token=key, by="API", tally=tally)
+    service.write_new_hand(connection, game, number, inputs, token=key, by="API",
+                           unlocked=unlocked, tally=tally)
     game.version += 1
     return game, played, number
 

@@ -24,12 +24,16 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Connection,
+    Insert,
     Select,
+    String,
     Text,
+    Update,
     bindparam,
     cast,
     func,
     insert,
+    literal,
     literal_column,
     select,
     update,
@@ -262,7 +266,10 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
     """The statements that store a new hand, all taking the same parameters: on
     PostgreSQL one statement (the inserts as data-modifying ``WITH`` parts of the
     version's update: one round trip instead of four), elsewhere one per table. A save
-    of a game read without the lock bumps the version first, checked."""
+    of a game read without the lock bumps the version first, checked: on PostgreSQL
+    the inserts then take the game's id from the update's ``RETURNING`` (``_checked``),
+    so they write nothing when it changed nothing, and the one statement is safe
+    outside a transaction (``add_from_tally`` runs it on its own, in autocommit)."""
     json_type = Hand.__table__.c.inputs.type
     hand = insert(Hand).values(
         game_id=bindparam("game_id"), number=bindparam("number"),
@@ -285,9 +292,10 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
                 tally=bindparam("tally", type_=json_type))
     )
     inserts = (hand, key, change) if keyed else (hand, change)
-    if unlocked:  # the version first, only if it is still the one read
-        statements: tuple[UpdateBase, ...] = (bump.where(Game.version == bindparam("read")),
-                                              *inserts)
+    if unlocked and dialect == "postgresql":
+        statements: tuple[UpdateBase, ...] = (_checked(bump, keyed),)
+    elif unlocked:  # the version first, only if it is still the one read
+        statements = (bump.where(Game.version == bindparam("read")), *inserts)
     elif dialect == "postgresql":
         for i, part in enumerate(inserts):
             bump = bump.add_cte(part.cte(f"new_{i}"))
@@ -295,6 +303,37 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
     else:
         statements = (*inserts, bump)
     return tuple(Prepared(statement) for statement in statements)
+
+
+def _checked(bump: Update, keyed: bool) -> UpdateBase:
+    """PostgreSQL: the version's update, only if it is still the one read, with the
+    inserts fed by the row it returns, as one statement whose count is 1 when it
+    saved the hand and 0 when the game had changed (and then nothing is written).
+
+    Each part of a ``WITH`` runs once and to the end whether the statement reads it
+    or not; the last insert is the statement itself, so that its count tells."""
+    checked = bump.where(Game.version == bindparam("read")).returning(Game.id).cte("bump")
+
+    def insert_from_bump(model: type[Any], **values: Any) -> Insert:
+        table = model.__table__
+        columns = [
+            checked.c.id.label(name) if value is None
+            else (value if isinstance(value, ColumnElement)
+                  else bindparam(value, type_=table.c[name].type)).label(name)
+            for name, value in values.items()
+        ]
+        return insert(model).from_select(list(values), select(*columns).select_from(checked))
+
+    hand = insert_from_bump(Hand, game_id=None, number="number", inputs="inputs",
+                            created_at="now", updated_at="now")
+    change = insert_from_bump(Change, game_id=None, at="now", action=literal("add", String),
+                              hand_number="number", after="inputs", by="by")
+    key = insert_from_bump(Submission, game_id=None, key="key", hand_number="number",
+                           created_at="now")
+    last, *others = (key, hand, change) if keyed else (change, hand)
+    for i, part in enumerate(others):
+        last = last.add_cte(part.cte(f"new_{i}"))
+    return last
 
 
 def edit_hand(
