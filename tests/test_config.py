@@ -181,6 +181,49 @@ def test_a_new_secret_key_refuses_old_session_cookies_unless_kept_as_a_fallback(
     assert client.get("/test/recall").text == "None"
 
 
+
+def test_the_api_keeps_no_cookie_session(make_app: Any) -> None:
+    """A program sends the API its edit secret, never a cookie: the session a browser
+    holds is neither read nor sent back there, while pages still see it."""
+    app: Flask = make_app()
+
+    @app.get("/api/v1/test/recall")
+    def api_recall() -> str:
+        return str(session.get("seen"))
+
+    @app.get("/test/remember")
+    def remember() -> str:
+        session["seen"] = "yes"
+        return "kept"
+
+    @app.get("/test/recall")
+    def recall() -> str:
+        return str(session.get("seen"))
+
+    client = app.test_client()
+    assert client.get("/test/remember").headers.get("Set-Cookie", "").startswith("session=")
+    assert client.get("/test/recall").text == "yes"
+    answer = client.get("/api/v1/test/recall")
+    assert answer.text == "None"
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+    for response in (answer, created):
+        assert "Set-Cookie" not in response.headers
+        assert "Cookie" not in response.headers.get("Vary", "")
+
+
+def test_a_security_header_a_view_sets_itself_is_kept(make_app: Any) -> None:
+    app: Flask = make_app()
+
+    @app.get("/test/own-referrer")
+    def own() -> tuple[str, int, dict[str, str]]:
+        return "own", 200, {"referrer-policy": "same-origin"}
+
+    response = app.test_client().get("/test/own-referrer")
+    assert response.headers.getlist("Referrer-Policy") == ["same-origin"]
+    assert response.headers.getlist("X-Frame-Options") == ["DENY"]
+    assert response.headers.getlist("X-Content-Type-Options") == ["nosniff"]
+    assert response.headers["Content-Security-Policy"].startswith("default-src 'self'")
+
 # --- the 500 handler -----------------------------------------------------------------------
 
 
