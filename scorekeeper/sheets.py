@@ -35,11 +35,17 @@ class GinSheet:
 
 
 def game_rules(game: GameData) -> Rules:
-    """The game's frozen rules (read once per distinct set: ``Rules`` is immutable)."""
-    items = tuple(sorted(game.rules.items()))
-    if all(value is None or type(value) in (int, str, bool) for _name, value in items):
-        return _rules(tuple((name, type(value), value) for name, value in items))
-    return Rules.from_dict(game.rules)
+    """The game's frozen rules (read once per distinct set: ``Rules`` is immutable).
+
+    Kept by the settings as stored, each with its type (``True`` and ``1`` are equal
+    and hash alike, but are not the same setting), in their stored order: the same
+    settings in another order are only another entry. A value that cannot be a key
+    (a list) is read anew each time."""
+    items = tuple((name, type(value), value) for name, value in game.rules.items())
+    try:
+        return _rules(items)
+    except TypeError:  # unhashable
+        return Rules.from_dict(game.rules)
 
 
 @lru_cache(maxsize=256)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from contextlib import closing
 from decimal import Decimal
+from types import SimpleNamespace
 from typing import Any
 
 import psycopg
@@ -23,6 +24,8 @@ from scorekeeper import db
 from scorekeeper.db import get_session
 from scorekeeper.games import service
 from scorekeeper.models import Change, Game, Hand, Submission
+from scorekeeper.scoring.rules import RulesError
+from scorekeeper.sheets import game_rules
 from scorekeeper.stamp import STAMP
 from scorekeeper.variants.gin import hand_inputs
 from tests.conftest import PG_URL
@@ -366,3 +369,23 @@ def _drop_other_connections(app: Flask) -> int:
                 break
             time.sleep(0.02)
     return int(row[0]) if row is not None else 0
+
+
+def test_a_games_rules_are_read_the_same_whatever_their_order_and_kept_apart_by_type() -> None:
+    """``sheets.game_rules`` keeps each set of settings it read: the same settings in
+    another order read the same; ``True`` and ``1`` hash alike but only the first is a
+    yes-or-no setting, so a game storing ``1`` is refused even after one storing
+    ``True`` was read; a list (unhashable) is read, and refused, every time."""
+    first = game_rules(with_rules({"target": 250, "knock_limit": 7, "tie_is_undercut": True}))
+    again = game_rules(with_rules({"tie_is_undercut": True, "knock_limit": 7, "target": 250}))
+    assert (first.target, first.knock_limit, first.tie_is_undercut) == (250, 7, True)
+    assert again == first
+    with pytest.raises(RulesError, match="tie_is_undercut"):
+        game_rules(with_rules({"target": 250, "knock_limit": 7, "tie_is_undercut": 1}))
+    with pytest.raises(RulesError, match="target"):
+        game_rules(with_rules({"target": [250]}))
+
+
+def with_rules(rules: dict[str, Any]) -> Any:
+    """What ``game_rules`` reads of a game: its rules."""
+    return SimpleNamespace(rules=rules)
