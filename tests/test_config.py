@@ -159,17 +159,7 @@ def test_a_new_secret_key_refuses_old_session_cookies_unless_kept_as_a_fallback(
     """The session's signer is built once per set of keys (``security.SessionCookies``):
     a changed key must still refuse cookies signed with the old one, and a fallback
     key must still accept them."""
-    app: Flask = make_app(SECRET_KEY="first")
-
-    @app.get("/test/remember")
-    def remember() -> str:
-        session["seen"] = "yes"
-        return "kept"
-
-    @app.get("/test/recall")
-    def recall() -> str:
-        return str(session.get("seen"))
-
+    app = remembering_app(make_app, SECRET_KEY="first")
     client = app.test_client()
     assert client.get("/test/remember").text == "kept"
     assert client.get("/test/recall").text == "yes"
@@ -181,25 +171,28 @@ def test_a_new_secret_key_refuses_old_session_cookies_unless_kept_as_a_fallback(
     assert client.get("/test/recall").text == "None"
 
 
-
-def test_the_api_keeps_no_cookie_session(make_app: Any) -> None:
-    """A program sends the API its edit secret, never a cookie: the session a browser
-    holds is neither read nor sent back there, while pages still see it."""
-    app: Flask = make_app()
-
-    @app.get("/api/v1/test/recall")
-    def api_recall() -> str:
-        return str(session.get("seen"))
+def remembering_app(make_app: Any, **config: Any) -> Flask:
+    """The app with routes that store "seen" in the session and show it, on a page
+    and under the API's prefix."""
+    app: Flask = make_app(**config)
 
     @app.get("/test/remember")
     def remember() -> str:
         session["seen"] = "yes"
         return "kept"
 
-    @app.get("/test/recall")
     def recall() -> str:
         return str(session.get("seen"))
 
+    app.add_url_rule("/test/recall", "recall", recall)
+    app.add_url_rule("/api/v1/test/recall", "api_recall", recall)
+    return app
+
+
+def test_the_api_keeps_no_cookie_session(make_app: Any) -> None:
+    """A program sends the API its edit secret, never a cookie: the session a browser
+    holds is neither read nor sent back there, while pages still see it."""
+    app = remembering_app(make_app)
     client = app.test_client()
     assert client.get("/test/remember").headers.get("Set-Cookie", "").startswith("session=")
     assert client.get("/test/recall").text == "yes"
