@@ -318,9 +318,10 @@ class _Compiled:
         self.sql = compiled.string
         by_name = {name: bind for bind, name in compiled.bind_names.items()}
         order: Sequence[str] | None = compiled.positiontup  # a name once per place in the SQL
-        # Per parameter, once however many places take it (a hand's inputs go into two
-        # columns, encoded once): (its name in the SQL, the parameter it takes or None
-        # for a value written in the statement, that value, the type's bind processor).
+        # Per parameter, once however many places take it (PostgreSQL's one statement
+        # for a hand puts its inputs in two columns: encoded once): (its name in the
+        # SQL, the parameter it takes or None for a value written in the statement,
+        # that value, the type's bind processor).
         self.parameters: list[tuple[str, str | None, Any, Callable[[Any], Any] | None]] = []
         for name in dict.fromkeys(order) if order is not None else by_name:
             bind = by_name[name]
