@@ -140,10 +140,11 @@ class Hand(Base):
     """One hand (or deal) as the players entered it."""
 
     __tablename__ = "hands"
+    # Also the index for a game's hands (it leads with game_id): no other is needed.
     __table_args__ = (UniqueConstraint("game_id", "number"),)
 
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     number: Mapped[int] = mapped_column(Integer)  # 1-based position on the sheet
     inputs: Mapped[dict[str, Any]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)

@@ -70,3 +70,36 @@ def test_the_app_migrates_a_new_database_on_start(make_app: object) -> None:
     app = make_app()  # type: ignore[operator]
     engine = app.extensions["scorekeeper.engine"]
     assert differences(engine) == []
+
+
+def test_a_games_hands_are_found_by_the_one_index_that_leads_with_the_game(
+    engine: Engine,
+) -> None:
+    """0004 drops ``ix_hands_game_id``: the unique (game_id, number) index serves a
+    game's hands (and the cascade when a game is deleted), so every saved hand writes
+    one index entry fewer. Before 0004 there were two; after it, reading a game's hands
+    still goes through an index, not through every hand of every game."""
+    upgrade(engine, "0003")
+    assert len(indexes_leading_with_game_id(engine)) == 2
+    upgrade(engine)
+    assert indexes_leading_with_game_id(engine) == [("game_id", "number")]
+    query = "SELECT number, inputs FROM hands WHERE game_id = 'abc'"
+    with engine.connect() as conn:
+        if engine.dialect.name == "sqlite":
+            plan = " ".join(row[-1] for row in conn.exec_driver_sql(f"EXPLAIN QUERY PLAN {query}"))
+            assert "USING INDEX sqlite_autoindex_hands_1" in plan, plan
+        else:  # a planner that may scan a small table: ask it whether it can do otherwise
+            conn.exec_driver_sql("SET enable_seqscan = off")
+            plan = " ".join(row[0] for row in conn.exec_driver_sql(f"EXPLAIN {query}"))
+            assert "hands_game_id_number_key" in plan, plan
+    downgrade(engine, "0003")
+    assert len(indexes_leading_with_game_id(engine)) == 2
+
+
+def indexes_leading_with_game_id(engine: Engine) -> list[tuple[str, ...]]:
+    """The columns of each index on ``hands`` whose first column is ``game_id``
+    (unique constraints included: SQLite and PostgreSQL keep those as indexes)."""
+    inspector = inspect(engine)
+    found = [tuple(i["column_names"]) for i in inspector.get_indexes("hands")]
+    found += [tuple(u["column_names"]) for u in inspector.get_unique_constraints("hands")]
+    return sorted({columns for columns in found if columns[0] == "game_id"})
