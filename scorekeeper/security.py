@@ -91,11 +91,16 @@ def init_app(app: Flask) -> None:
         return response
 
     @app.errorhandler(CSRFError)
-    def _csrf_error(exc: CSRFError) -> tuple[str, int]:
+    def _csrf_error(exc: CSRFError) -> tuple[str | dict[str, object], int]:
         message = _(
             "This form was too old to accept (or cookies are off). Nothing was saved: "
             "go back, reload the page and save again."
         )
+        if request.path.startswith(API_PREFIX):
+            # The API's views are exempt (programs send X-Edit-Secret, no cookie); one
+            # that is not would otherwise fail to draw the page's form token, since the
+            # API keeps no session (``SessionCookies``).
+            return {"errors": [{"where": "request", "message": message}]}, 400
         return render_template("error.html", code=400, message=message), 400
 
     @app.errorhandler(HTTPException)

@@ -97,3 +97,31 @@ def test_every_form_post_needs_a_csrf_token(make_app: Any) -> None:
         assert "too old" in response.get_data(as_text=True), path
         check_headers(response, path)
     assert state(client, game) == before
+
+
+def test_every_api_post_is_free_of_the_form_token(make_app: Any) -> None:
+    """Programs send ``X-Edit-Secret``, not a form token: with CSRF on, no POST under
+    ``/api/`` is refused for the lack of one. A route there that someone forgot to
+    exempt answers the API's JSON error, not a server error (the API keeps no cookie
+    session to draw the error page's token from)."""
+    app = make_app(WTF_CSRF_ENABLED=True)
+
+    def forgotten() -> dict[str, bool]:
+        return {"ok": True}
+
+    app.add_url_rule("/api/v1/forgotten", "forgotten", forgotten, methods=["POST"])
+    client = app.test_client()
+    game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
+    assert game.status_code == 201
+    posts = [(e, p) for e, m, p in urls(app, game.get_json()["id"])
+             if m == "POST" and p.startswith("/api/") and e != "forgotten"]
+    assert len(posts) >= 4, posts
+    for endpoint, path in posts:
+        response = client.post(path, json={})
+        assert response.status_code not in (400, 500), (endpoint, path, response.get_data())
+    refused = client.post("/api/v1/forgotten", json={})
+    assert refused.status_code == 400
+    assert refused.get_json() == {"errors": [{
+        "where": "request",
+        "message": "This form was too old to accept (or cookies are off). Nothing was saved: "
+                   "go back, reload the page and save again."}]}
