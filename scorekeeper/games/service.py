@@ -24,7 +24,6 @@ from typing import Any
 from sqlalchemy import (
     ColumnElement,
     Connection,
-    Insert,
     Select,
     String,
     Text,
@@ -261,6 +260,32 @@ def write_new_hand(
             raise Conflict  # another phone changed the game since it was read
 
 
+# What each row of a new hand takes, column by column: the name of one of
+# ``write_new_hand``'s parameters, or a value of its own. ``game_id`` is the game's id
+# (on PostgreSQL's checked save, the one the version's update returns).
+_NEW_HAND_ROWS: tuple[tuple[type[Any], dict[str, str | ColumnElement[Any]]], ...] = (
+    (Hand, {"game_id": "game_id", "number": "number", "inputs": "inputs",
+            "created_at": "now", "updated_at": "now"}),
+    (Submission, {"game_id": "game_id", "key": "key", "hand_number": "number",
+                  "created_at": "now"}),
+    (Change, {"game_id": "game_id", "at": "now", "action": literal("add", String),
+              "hand_number": "number", "after": "inputs", "by": "by"}),
+)
+
+
+def _new_hand_values(model: type[Any], values: dict[str, str | ColumnElement[Any]],
+                     game_id: ColumnElement[Any] | None = None) -> list[ColumnElement[Any]]:
+    """The values of one row of ``_NEW_HAND_ROWS``, each labelled with its column and
+    typed as it (so that JSON and times are written as the column keeps them)."""
+    table = model.__table__
+    return [
+        (game_id if game_id is not None and name == "game_id"
+         else value if isinstance(value, ColumnElement)
+         else bindparam(value, type_=table.c[name].type)).label(name)
+        for name, value in values.items()
+    ]
+
+
 @cache
 def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepared, ...]:
     """The statements that store a new hand, all taking the same parameters: on
@@ -270,32 +295,21 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
     the inserts then take the game's id from the update's ``RETURNING`` (``_checked``),
     so they write nothing when it changed nothing, and the one statement is safe
     outside a transaction (``add_from_tally`` runs it on its own, in autocommit)."""
-    json_type = Hand.__table__.c.inputs.type
-    hand = insert(Hand).values(
-        game_id=bindparam("game_id"), number=bindparam("number"),
-        inputs=bindparam("inputs", type_=json_type),
-        created_at=bindparam("now"), updated_at=bindparam("now"),
-    )
-    key = insert(Submission).values(
-        game_id=bindparam("game_id"), key=bindparam("key"), hand_number=bindparam("number"),
-        created_at=bindparam("now"),
-    )
-    change = insert(Change).values(
-        game_id=bindparam("game_id"), at=bindparam("now"), action="add",
-        hand_number=bindparam("number"), after=bindparam("inputs", type_=json_type),
-        by=bindparam("by"),
-    )
+    rows = [(model, values) for model, values in _NEW_HAND_ROWS
+            if keyed or model is not Submission]
     bump = (
         update(Game)
         .where(Game.id == bindparam("game_id"))
         .values(version=Game.version + 1, updated_at=bindparam("now"),
-                tally=bindparam("tally", type_=json_type))
+                tally=bindparam("tally", type_=Game.__table__.c.tally.type))
     )
-    inserts = (hand, key, change) if keyed else (hand, change)
     if unlocked and dialect == "postgresql":
-        statements: tuple[UpdateBase, ...] = (_checked(bump, keyed),)
-    elif unlocked:  # the version first, only if it is still the one read
-        statements = (bump.where(Game.version == bindparam("read")), *inserts)
+        return (Prepared(_checked(bump, rows)),)
+    inserts = [insert(model).values({c.name: c.element for c in _new_hand_values(model, values)})
+               for model, values in rows]
+    if unlocked:  # the version first, only if it is still the one read
+        statements: tuple[UpdateBase, ...] = (bump.where(Game.version == bindparam("read")),
+                                              *inserts)
     elif dialect == "postgresql":
         for i, part in enumerate(inserts):
             bump = bump.add_cte(part.cte(f"new_{i}"))
@@ -305,7 +319,7 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
     return tuple(Prepared(statement) for statement in statements)
 
 
-def _checked(bump: Update, keyed: bool) -> UpdateBase:
+def _checked(bump: Update, rows: list[tuple[type[Any], dict[str, Any]]]) -> UpdateBase:
     """PostgreSQL: the version's update, only if it is still the one read, with the
     inserts fed by the row it returns, as one statement whose count is 1 when it
     saved the hand and 0 when the game had changed (and then nothing is written).
@@ -313,24 +327,12 @@ def _checked(bump: Update, keyed: bool) -> UpdateBase:
     Each part of a ``WITH`` runs once and to the end whether the statement reads it
     or not; the last insert is the statement itself, so that its count tells."""
     checked = bump.where(Game.version == bindparam("read")).returning(Game.id).cte("bump")
-
-    def insert_from_bump(model: type[Any], **values: Any) -> Insert:
-        table = model.__table__
-        columns = [
-            checked.c.id.label(name) if value is None
-            else (value if isinstance(value, ColumnElement)
-                  else bindparam(value, type_=table.c[name].type)).label(name)
-            for name, value in values.items()
-        ]
-        return insert(model).from_select(list(values), select(*columns).select_from(checked))
-
-    hand = insert_from_bump(Hand, game_id=None, number="number", inputs="inputs",
-                            created_at="now", updated_at="now")
-    change = insert_from_bump(Change, game_id=None, at="now", action=literal("add", String),
-                              hand_number="number", after="inputs", by="by")
-    key = insert_from_bump(Submission, game_id=None, key="key", hand_number="number",
-                           created_at="now")
-    last, *others = (key, hand, change) if keyed else (change, hand)
+    *others, last = [
+        insert(model).from_select(
+            list(values), select(*_new_hand_values(model, values, checked.c.id))
+            .select_from(checked))
+        for model, values in rows
+    ]
     for i, part in enumerate(others):
         last = last.add_cte(part.cte(f"new_{i}"))
     return last
