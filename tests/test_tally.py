@@ -2,8 +2,9 @@
 replaying the game (``api.games._add_from_tally``, ``sheets.stored_tally``).
 
 The tally is kept with the version it was worked out for and the engine's stamp; a
-game changed any other way (a correction, a hand entered on the sheet, a new engine)
-is replayed once, and keeps the new tally from then on.
+game changed any other way (a correction, an undo, an import, a new engine) is
+replayed once, and keeps the new tally from then on. A hand entered on the sheet's
+forms keeps it going too, from the replay that checked the form.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from scorekeeper.models import Change, Game, Hand, Submission
 from scorekeeper.scoring.rules import RulesError
 from scorekeeper.sheets import game_rules
 from scorekeeper.stamp import STAMP
+from scorekeeper.variants import gin as gin_module
 from scorekeeper.variants.gin import hand_inputs
 from tests.conftest import PG_URL
 
@@ -162,8 +164,9 @@ def test_a_correction_makes_the_kept_tally_stale_and_the_next_hand_replays_the_g
     assert kept(app, game_id) == tally(4, 3, [28, 52], [1, 2], ANN)
 
 
-def test_a_hand_entered_on_the_sheet_clears_the_kept_tally(app: Flask, client: FlaskClient) -> None:
-    """Ann 9 through the API, Bob's gin on 7 (27) on the sheet, Ann 28 through the API."""
+def test_a_hand_saved_without_a_tally_clears_the_kept_one(app: Flask, client: FlaskClient) -> None:
+    """Ann 9 through the API, Bob's gin on 7 (27) saved by ``service.add_hand`` with no
+    tally (as a caller that worked none out), Ann 28 through the API: replayed."""
     game_id, headers = new_game(client)
     send(client, game_id, headers, knock(ANN, 3, 12))
     with app.test_request_context(method="POST"):
@@ -177,6 +180,76 @@ def test_a_hand_entered_on_the_sheet_clears_the_kept_tally(app: Flask, client: F
     status, answer = send(client, game_id, headers, knock(ANN, 2, 30))
     assert (status, answer["hand"], answer["totals"]) == (201, 3, [37, 27])
     assert kept(app, game_id) == tally(3, 3, [37, 27], [2, 1], ANN)
+
+
+def open_the_edit_link(client: FlaskClient, game_id: str, headers: dict[str, str]) -> None:
+    opened = client.get(f"/g/{game_id}?key={headers['X-Edit-Secret']}")
+    assert (opened.status_code, opened.headers["Location"]) == (302, f"/g/{game_id}")
+
+
+def on_the_sheet(client: FlaskClient, game_id: str, version: int, hand: dict[str, Any]) -> Any:
+    """Enter ``hand`` with the sheet's quick form drawn at ``version`` (a phone that
+    opened the edit link)."""
+    form = {"version": str(version), **{name: str(value) for name, value in hand.items()}}
+    return client.post(f"/g/{game_id}/hands", data=form)
+
+
+def test_a_hand_entered_on_the_sheets_form_keeps_the_tally_going(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann 9 through the API; Bob's gin on 7 (20 + 7 = 27) on the sheet's form, which
+    replays the game once (to check the form, and whether the game is over) and keeps
+    the tally gone on by that hand; the next API hand goes on from it."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    open_the_edit_link(client, game_id, headers)
+    replays = []
+    real = gin_module.gin_sheet
+    monkeypatch.setattr(gin_module, "gin_sheet", lambda game: replays.append(1) or real(game))
+    assert on_the_sheet(client, game_id, 1, gin(BOB, 7)).status_code == 302
+    assert len(replays) == 1
+    assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+    keep(app, game_id, totals=[50, 27])  # a tally that differs from the hands shows it
+    status, answer = send(client, game_id, headers, knock(ANN, 2, 30))
+    assert (status, answer["hand"], answer["totals"]) == (201, 3, [78, 27])
+    assert len(replays) == 1  # the API hand went on from the tally
+
+
+def test_a_hand_entered_card_by_card_keeps_the_tally_going(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Ann 9 through the API, then RULES.md §8's example 7 card by card: Ann knocks
+    and Bob undercuts her, 11 to Bob (as tests/test_games.py has it): 9 against 11."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12))
+    open_the_edit_link(client, game_id, headers)
+    entered = client.post(f"/g/{game_id}/hands/new", data={
+        "knocker": "0", "version": "1", "token": "c1",
+        "knocker_cards": "KS KH KD 5S 6S 7S 9C TC JC JD",
+        "defender_cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D",
+    })
+    assert entered.status_code == 302, entered.get_data(as_text=True)
+    assert kept(app, game_id) == tally(2, 2, [9, 11], [1, 1], BOB)
+
+
+def test_the_hand_that_ends_the_game_on_the_sheet_keeps_a_finished_tally(
+    app: Flask, client: FlaskClient
+) -> None:
+    """RULES.md §8's Russian game: A 15, B 47, A 55, B 28 through the API, A 33 on the
+    sheet ends it at 103–75. The tally says Ann won; a hand more is refused, on the
+    sheet and through the API, and nothing is stored."""
+    game_id, headers = new_game(client, rules="russian")
+    for hand in [wins(ANN, 15), wins(BOB, 47), wins(ANN, 55), wins(BOB, 28)]:
+        assert send(client, game_id, headers, hand)[0] == 201
+    open_the_edit_link(client, game_id, headers)
+    assert on_the_sheet(client, game_id, 4, wins(ANN, 33)).status_code == 302
+    assert kept(app, game_id) == tally(5, 5, [103, 75], [3, 2], ANN, winner=ANN)
+    refused = on_the_sheet(client, game_id, 5, wins(BOB, 10))
+    assert refused.status_code == 409
+    assert "The game is over: no more hands." in refused.get_data(as_text=True)
+    status, answer = send(client, game_id, headers, wins(BOB, 10))
+    assert (status, answer["errors"][0]["message"]) == (409, "the game is over: no more hands")
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["version"] == 5
 
 
 def test_the_hand_that_ends_the_game_is_answered_with_its_settlement_and_payments(

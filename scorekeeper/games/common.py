@@ -62,8 +62,14 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
     return redirect(url_for("games.sheet", game_id=game.id) + anchor)
 
 
-def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) -> Response | None:
-    """Add the hand and redirect, or explain a lost race (``None``: show the form again)."""
+def save_new(
+    game: Game, variant: Variant, played: Any, inputs: dict[str, Any], form: Any
+) -> Response | None:
+    """Add the hand and redirect, or explain a lost race (``None``: show the form again).
+
+    ``played``: the game replayed as the view read it (locked), which checked the form;
+    it also tells whether the game is over, and the game keeps its tally gone on from
+    it by the one hand, so the next hand through the API need not replay the game."""
     db = get_session()
     token = form.token.data or None
     try:
@@ -74,7 +80,8 @@ def save_new(game: Game, variant: Variant, inputs: dict[str, Any], form: Any) ->
             token=token,
             version=version_of(form),
             by=by(),
-            finished=lambda g: bool(variant.sheet(g).finished),
+            finished=lambda _game: bool(played.finished),
+            tally=None if played.finished else variant.tally_with(game, played, inputs),
         )
         db.commit()
     except service.Conflict:

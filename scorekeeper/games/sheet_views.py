@@ -74,7 +74,7 @@ def add_hand(game_id: str) -> Response:
     form = variant.quick_form(game, played)
     inputs = variant.quick_inputs(form, game, played)
     if inputs is not None:
-        saved = save_new(game, variant, inputs, form)
+        saved = save_new(game, variant, played, inputs, form)
         if saved is not None:
             return saved
         rollback_to_reading()
@@ -95,7 +95,7 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
     if request.method == "POST":
         inputs = variant.card_inputs(form, game, played)
         if inputs is not None:
-            saved = save_new(game, variant, inputs, form)
+            saved = save_new(game, variant, played, inputs, form)
             if saved is not None:
                 return saved
         rollback_to_reading()

@@ -100,6 +100,13 @@ class Variant:
         ``version``; ``None``: this kind keeps none."""
         return None
 
+    def tally_with(self, game: GameData, sheet: Any, inputs: Mapping[str, Any]
+                   ) -> dict[str, Any] | None:
+        """The tally the game keeps once ``inputs`` are saved as its next hand, gone on
+        from ``sheet`` (the game replayed as it stands, not over), for the version that
+        saving makes; ``None``: this kind keeps none."""
+        return None
+
     # --- entering -------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
         """The quick-entry form, bound to the request, with its choices filled in;

@@ -111,6 +111,14 @@ class GinVariant(Variant):
             return None
         return tally_json(sheet.game.tally, version)
 
+    def tally_with(self, game: GameData, sheet: Any, inputs: Mapping[str, Any]
+                   ) -> dict[str, Any] | None:
+        """One hand scored on from the replay's tally (``sheets.resume_gin_sheet``)."""
+        if not self._keeps_tally():
+            return None
+        going_on = resume_gin_sheet(game, sheet.game.tally, inputs)
+        return tally_json(going_on.game.tally, game.version + 1)
+
     def _keeps_tally(self) -> bool:
         # Only a kind replayed by ``gin_sheet`` (gin, Oklahoma): its tally is the one
         # ``resume_gin_sheet`` goes on from.
