@@ -96,12 +96,9 @@ def init_app(app: Flask) -> None:
             "This form was too old to accept (or cookies are off). Nothing was saved: "
             "go back, reload the page and save again."
         )
-        if request.path.startswith(API_PREFIX):
-            # The API's views are exempt (programs send X-Edit-Secret, no cookie); one
-            # that is not would otherwise fail to draw the page's form token, since the
-            # API keeps no session (``SessionCookies``).
-            return {"errors": [{"where": "request", "message": message}]}, 400
-        return render_template("error.html", code=400, message=message), 400
+        # The API's views are exempt (programs send X-Edit-Secret, no cookie); one that
+        # is not gets the API's answer, as the page would need a session for its token.
+        return _error_answer(400, message)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[str | dict[str, object], int]:
@@ -112,10 +109,7 @@ def init_app(app: Flask) -> None:
             405: _("That action is not possible here."),
             413: _("That was too much data to accept."),
         }
-        message = messages.get(code, exc.description or "")
-        if request.path.startswith(API_PREFIX):
-            return {"errors": [{"where": "request", "message": message}]}, code
-        return render_template("error.html", code=code, message=message), code
+        return _error_answer(code, messages.get(code, exc.description or ""))
 
     @app.errorhandler(500)
     def _server_error(exc: Exception) -> tuple[str | dict[str, object], int]:
@@ -123,6 +117,14 @@ def init_app(app: Flask) -> None:
 
         rollback_session()
         message = _("Something went wrong on our side. Nothing you saved is lost.")
-        if request.path.startswith(API_PREFIX):
-            return {"errors": [{"where": "server", "message": message}]}, 500
-        return render_template("error.html", code=500, message=message), 500
+        return _error_answer(500, message, where="server")
+
+
+def _error_answer(
+    code: int, message: str, where: str = "request"
+) -> tuple[str | dict[str, object], int]:
+    """An error as the API answers it (``{"errors": [...]}``) under ``/api/``, else as
+    the error page."""
+    if request.path.startswith(API_PREFIX):
+        return {"errors": [{"where": where, "message": message}]}, code
+    return render_template("error.html", code=code, message=message), code
