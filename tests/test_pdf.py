@@ -192,6 +192,7 @@ def test_unknown_game_is_404(client: FlaskClient) -> None:
     assert client.get("/g/no-such-game/sheet.pdf").status_code == 404
 
 
+@pytest.mark.once
 def test_pads_page_offers_the_choices(client: FlaskClient) -> None:
     page = client.get("/pads")
     assert page.status_code == 200
@@ -201,6 +202,7 @@ def test_pads_page_offers_the_choices(client: FlaskClient) -> None:
     assert "/pads/pad.pdf" in body and 'value="hollywood"' in body
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("rows", [5, 37, 80])
 def test_blank_pad_has_the_rows_asked_for(client: FlaskClient, rows: int) -> None:
     response = client.get(f"/pads/gin.pdf?rows={rows}&preset=classic")
@@ -210,6 +212,7 @@ def test_blank_pad_has_the_rows_asked_for(client: FlaskClient, rows: int) -> Non
     assert numbers == list(range(1, rows + 1))
 
 
+@pytest.mark.once
 def test_blank_pad_prints_the_rules_names_and_paper(client: FlaskClient) -> None:
     response = client.get("/pads/gin.pdf?rows=10&preset=russian&size=letter"
                           "&player1=Пётр&player2=مریم")
@@ -221,6 +224,7 @@ def test_blank_pad_prints_the_rules_names_and_paper(client: FlaskClient) -> None
     assert page_size(client.get("/pads/gin.pdf?rows=10").data) == A4
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("query", [
     "rows=0", "rows=4", "rows=201", "rows=abc", "rows=", "rows=1e3", "preset=remi",
     "preset=nope", "size=a3", "player1=" + "x" * 41,
@@ -232,6 +236,7 @@ def test_bad_pad_links_come_back_as_the_form(client: FlaskClient, query: str) ->
     assert 'class="error"' in body and 'name="rows"' in body
 
 
+@pytest.mark.once
 def test_weasyprint_loads_only_when_printing() -> None:
     code = (
         "import sys; from scorekeeper import create_app; "
@@ -243,6 +248,7 @@ def test_weasyprint_loads_only_when_printing() -> None:
     assert result.stdout.strip() == "False"
 
 
+@pytest.mark.once
 @pytest.mark.parametrize("game", ["gin", "hollywood", "three_hand", "partnership", "remi"])
 def test_every_kind_of_game_has_a_blank_pad(client: FlaskClient, game: str) -> None:
     from scorekeeper.variants import VARIANTS
@@ -254,12 +260,14 @@ def test_every_kind_of_game_has_a_blank_pad(client: FlaskClient, game: str) -> N
     assert "Ann" in pdf_text(response.data)
 
 
+@pytest.mark.once
 def test_a_pad_with_rules_its_game_does_not_play_is_refused(client: FlaskClient) -> None:
     response = client.get("/pads/pad.pdf?game=remi&rows=12&preset=russian")
     assert response.status_code == 400
     assert "not played with these rules" in response.get_data(as_text=True)
 
 
+@pytest.mark.once
 def test_pads_start_from_the_usual_rules_and_say_which_games_each_preset_fits(
     client: FlaskClient,
 ) -> None:
@@ -280,6 +288,7 @@ def test_pads_start_from_the_usual_rules_and_say_which_games_each_preset_fits(
     ]
 
 
+@pytest.mark.once
 @pytest.mark.parametrize(("game", "rules", "title"), [
     ("gin", "Target 100 · knock ≤ 10 · gin 20 · undercut 10 · game 0 · box bonus 0", "Classic"),
     ("hollywood", "Target 100 · knock ≤ 10 · gin 25 · undercut 25 · game 100 · box bonus 25",
@@ -300,6 +309,7 @@ def test_a_pad_without_a_preset_has_its_games_usual_rules(
     assert lines[1].startswith(rules), lines[1]
 
 
+@pytest.mark.once
 def test_rules_a_game_is_not_played_with_name_the_ones_it_is(client: FlaskClient) -> None:
     response = client.get("/pads/pad.pdf?game=remi&rows=12&preset=classic")
     assert response.status_code == 400

@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.test_groups import friday as friday
 from tests.test_i18n import compile_catalogs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
 def no_sideways_scroll(page: Any) -> None:

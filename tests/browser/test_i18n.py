@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from tests.test_i18n import compile_catalogs
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 # The words the switcher, the sheet and the settlement show in each language.
 WORDS = {

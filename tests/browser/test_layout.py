@@ -153,3 +153,21 @@ def test_no_page_scrolls_sideways_or_overlaps(
             problems[f"{name} at 390"] = found[:5]
     (folder / "problems.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
     assert problems == {}
+
+
+def test_the_checker_finds_overlaps_and_overflow(context_for: Any) -> None:
+    """The check above on a page made to fail it: two buttons over each other and a
+    line wider than the screen are found; a wide table inside a box that scrolls, and a
+    bar fixed over the form, are not problems."""
+    page = context_for("en", 390).new_page()
+    page.set_content("""<body style="margin:0">
+      <button id="one" style="position:absolute;left:10px;top:10px;width:80px">One</button>
+      <button id="two" style="position:absolute;left:50px;top:12px;width:80px">Two</button>
+      <p id="long" style="width:500px">A line far too long</p>
+      <div style="overflow-x:auto"><table style="width:700px"><tr><td>wide</td></tr></table></div>
+      <a href="#" style="position:absolute;left:10px;top:200px">Under</a>
+      <nav style="position:fixed;left:0;top:195px"><a href="#">Bar</a></nav>
+    </body>""")
+    found = page.evaluate(PROBLEMS_JS)
+    assert found == ["wider than the screen: p#long 'A line far too long' 0..500",
+                     "overlap: button#one 'One' / button#two 'Two'"]

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import OUTPUT
 from tests.live import serve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 # The markers as the phone shows them, per language (the Persian from the catalog).
 TEXTS = {

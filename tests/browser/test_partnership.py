@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.test_variant_partnership import DEALS, Hand
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
 def save_deal(page: Any, deal: tuple[Hand, Hand]) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from scorekeeper.pwa import lan
 from tests.live import serve
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 ZBARIMG = shutil.which("zbarimg")
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
 def knock(seat: int, points: int) -> dict[str, Any]:

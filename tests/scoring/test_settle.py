@@ -533,11 +533,8 @@ def knockable_deals(draw: st.DrawFn) -> tuple[list[Card], list[Card]]:
     knocker = _meld_first(draw, order, free, draw(st.sampled_from([10, 10, 10, 11])), 10)
     assume(len(knocker) in (10, 11))
     # Cards that would extend one of the knocker's runs or sets: layoff candidates.
-    fits = [
-        c
-        for c in order
-        if c in free and any(brute_is_meld([*group, c]) for group in _groups(knocker))
-    ]
+    groups = _groups(knocker)
+    fits = [c for c in order if c in free and any(brute_is_meld([*group, c]) for group in groups)]
     defender = fits[: draw(st.integers(0, min(4, len(fits))))]
     free -= set(defender)
     if draw(st.booleans()):
