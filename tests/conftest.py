@@ -84,13 +84,13 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def make_app(database_url: str, tmp_path: Path, migrated_sqlite: Path) -> Iterator[Any]:
+def make_app(database_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
     """Build apps on the test's database (several share it, like several processes)."""
     apps: list[Flask] = []
     if database_url.startswith("sqlite:///"):
         file = Path(database_url.removeprefix("sqlite:///"))
         if not file.exists():
-            shutil.copyfile(migrated_sqlite, file)
+            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), file)
 
     def build(**config: Any) -> Flask:
         app = create_app(
