@@ -60,7 +60,7 @@ def brute_force(hand: Sequence[Card], table: Sequence[Combination], strict: bool
 
     best = None
     for partition in partitions(list(hand)):
-        valid = [judge(b) for b in partition if judge(b)[0]]
+        valid = [verdict for verdict in map(judge, partition) if verdict[0]]
         sequence = any(seq for _ok, seq, _points in valid) or table_sequence
         plus = sum(points for _ok, seq, points in valid if sequence or not strict or seq)
         if sequence or not strict:
