@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -16,10 +17,11 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
-from sqlalchemy import create_engine, make_url, text
+from sqlalchemy import Engine, create_engine, make_url, text
 
 from scorekeeper import create_app
-from scorekeeper.db import make_engine, upgrade
+from scorekeeper.db import head_revision, make_engine, upgrade
+from scorekeeper.models import Base
 
 # Tests never assert on wall-clock time, and Hypothesis would: its deadline and its
 # "input generation is slow" check failed CI on a machine busy with the other worker and
@@ -60,11 +62,49 @@ def reset_postgres(url: str) -> None:
     engine.dispose()
 
 
+def empty_postgres_tables(url: str) -> None:
+    """Empty every table of the test database, keeping its schema, when the schema is
+    the migrations' head; otherwise (a test left it at another revision, or it is
+    new) start from an empty schema, which the app then migrates. Dropping and
+    migrating took about 0.2 s a test, and a third of the PostgreSQL pass's time;
+    deleting the few rows a test leaves takes 2 ms (``TRUNCATE`` 20: it makes every
+    table's files anew)."""
+    engine = _cleaning_engine(url)
+    with engine.begin() as conn:
+        tables = conn.scalars(text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).all()
+        at_head = "alembic_version" in tables and conn.scalars(
+            text("SELECT version_num FROM alembic_version")).all() == [head_revision()]
+        if not at_head:
+            conn.execute(text("DROP SCHEMA public CASCADE"))
+            conn.execute(text("CREATE SCHEMA public"))
+            return
+        sequences = conn.scalars(text(
+            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).all()
+        # The head's tables are the models' (a test at the head found them so):
+        # the ones that refer to others first. Ids start from 1 again, as when new.
+        conn.exec_driver_sql("; ".join(
+            [f'DELETE FROM "{table.name}"' for table in reversed(Base.metadata.sorted_tables)]
+            + [f'ALTER SEQUENCE "{name}" RESTART' for name in sequences]))
+
+
+@cache
+def _cleaning_engine(url: str) -> Engine:
+    # One connection kept for the worker's whole run; checked before each use, since
+    # some tests restart the database's connections.
+    return create_engine(url, pool_size=1, pool_pre_ping=True)
+
+
 @pytest.fixture
-def database_url(tmp_path: Path) -> str:
-    """A database of the test's own."""
+def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """A database of the test's own: empty, or for a test that builds its apps with
+    ``make_app``, already migrated with empty tables (as on SQLite, where ``make_app``
+    copies a migrated file into the test's new one)."""
     if PG_URL:
-        reset_postgres(PG_URL)
+        if "make_app" in request.fixturenames:
+            empty_postgres_tables(PG_URL)
+        else:
+            reset_postgres(PG_URL)
         return PG_URL
     return f"sqlite:///{tmp_path / 'test.sqlite'}"
 
