@@ -7,6 +7,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -174,6 +175,7 @@ def test_the_end_of_the_game_shows_and_the_form_goes(
     assert not_reloaded(phone)
 
 
+@pytest.mark.once  # what the page keeps; the refused save is the HTTP tests' on both databases
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_a_half_filled_form_keeps_what_was_typed(live_url: str, phone: Any, lang: str) -> None:
     game = create(live_url, "gin", ["Ann", "Bob"])
@@ -214,34 +216,67 @@ def test_a_half_filled_form_keeps_what_was_typed(live_url: str, phone: Any, lang
         expect(phone.locator("#hand-2 td:nth-child(3) .num").first).to_have_text("+5")
 
 
+@pytest.mark.once  # the page's timers; the server only answers 304
 def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone: Any) -> None:
+    """On the page's own clock (Playwright's, moved by hand), so that each second is
+    exact and none is waited for: one poll a second, none while the tab is hidden, one
+    at once on return, and after failed answers 1, 2, 4, 8, 16 s between tries, then
+    half a minute at most."""
     game = create(live_url, "gin", ["Ann", "Bob"])
-    polls: list[float] = []
-    phone.on("request", lambda r: polls.append(time.monotonic()) if "/live" in r.url else None)
+    polls: list[str] = []
+    answered: list[str] = []  # a poll's request done (an empty 304 counts as "failed")
+    live = f"{live_url}/g/{game['id']}/live"
+    phone.on("request", lambda r: polls.append(r.url) if r.url == live else None)
+    for event in ("requestfinished", "requestfailed"):
+        phone.on(event, lambda r: answered.append(r.url) if r.url == live else None)
+    noon = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    phone.clock.install(time=noon)
+    phone.clock.pause_at(noon + timedelta(seconds=1))  # from here the time moves by hand
     phone.goto(f"{live_url}/g/{game['id']}")
-    phone.wait_for_timeout(2500)
-    assert len(polls) >= 2  # about one a second
+
+    def one_poll_after(ms: int) -> None:
+        """``ms`` on the page's clock bring exactly one poll, answered before going on
+        (the page sets its next try once the answer is in)."""
+        before = len(polls)
+        if ms > 1:
+            quiet(ms - 1)
+        phone.clock.run_for(1)
+        for _ in range(500):
+            if len(answered) > before:
+                break
+            phone.wait_for_timeout(10)
+        assert (len(polls), len(answered)) == (before + 1, before + 1)
+
+    def quiet(ms: int) -> None:
+        """``ms`` on the page's clock bring no poll."""
+        before = len(polls)
+        phone.clock.run_for(ms)
+        phone.wait_for_timeout(100)  # a request the page started would have shown by now
+        assert len(polls) == before
+
+    for _ in range(3):
+        one_poll_after(1000)
 
     phone.evaluate(
         "Object.defineProperty(document, 'hidden', {value: true, configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
-    phone.wait_for_timeout(300)
-    polls.clear()
-    phone.wait_for_timeout(2500)
-    assert polls == []
+    quiet(10_000)
     phone.evaluate(
         "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
         "document.dispatchEvent(new Event('visibilitychange'))"
     )
-    phone.wait_for_timeout(400)
-    assert len(polls) == 1  # at once on return
+    one_poll_after(1)  # at once on return
+    one_poll_after(1000)  # and every second again
 
-    # Failing answers: 1 s, then 2 s, then 4 s between tries, not one a second.
+    # Failing answers: the next try after 1 s, then 2, 4, 8, 16 s, then at most 30 s.
     phone.route("**/live", lambda route: route.fulfill(status=503, body=""))
-    polls.clear()
-    phone.wait_for_timeout(6500)
-    assert 2 <= len(polls) <= 3
+    for seconds in (1, 2, 4, 8, 16, 30, 30):
+        one_poll_after(seconds * 1000)
+    # An answer again: one a second.
+    phone.unroute("**/live")
+    one_poll_after(30_000)
+    one_poll_after(1000)
 
 
 def test_an_untouched_form_follows_the_sheet(live_url: str, phone: Any) -> None:
