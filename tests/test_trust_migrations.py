@@ -11,7 +11,10 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect
 
-from scorekeeper import models  # noqa: F401 - registers the tables
+from scorekeeper import (
+    db,
+    models,  # noqa: F401 - registers the tables
+)
 from scorekeeper.db import Base, alembic_config, downgrade, make_engine, upgrade
 
 TABLES = {"games", "hands", "changes", "submissions", "groups", "payments"}
@@ -27,6 +30,27 @@ def engine(database_url: str) -> Iterator[Engine]:
 def current_revision(engine: Engine) -> str | None:
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+def test_a_database_at_the_head_is_only_looked_at(
+    engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Building an app (every process, every test) does not run Alembic on a database
+    already at the head; one revision behind, it does, and comes to the head."""
+    from alembic import command
+
+    head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()
+    assert db.head_revision() == head
+    upgrade(engine, "0003")
+    ran: list[str] = []
+    original = command.upgrade
+    monkeypatch.setattr(command, "upgrade", lambda config, revision: (
+        ran.append(revision), original(config, revision)))
+    upgrade(engine)
+    assert (ran, current_revision(engine), db.current_revision(engine)) == (
+        ["head"], head, head)
+    upgrade(engine)
+    assert ran == ["head"]  # not run again
 
 
 def differences(engine: Engine) -> list[object]:
