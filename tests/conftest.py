@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
-from sqlalchemy import Engine, create_engine, make_url, text
+from sqlalchemy import Connection, Engine, create_engine, make_url, text
 
 from scorekeeper import create_app
 from scorekeeper.db import head_revision, make_engine, upgrade
@@ -55,11 +55,13 @@ PG_URL = worker_database(os.environ.get("SCOREKEEPER_TEST_DATABASE_URL"))
 
 def reset_postgres(url: str) -> None:
     """Empty the test database so every test starts from a clean migration."""
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        conn.execute(text("DROP SCHEMA public CASCADE"))
-        conn.execute(text("CREATE SCHEMA public"))
-    engine.dispose()
+    with _cleaning_engine(url).begin() as conn:
+        _drop_schema(conn)
+
+
+def _drop_schema(conn: Connection) -> None:
+    conn.execute(text("DROP SCHEMA public CASCADE"))
+    conn.execute(text("CREATE SCHEMA public"))
 
 
 def empty_postgres_tables(url: str) -> None:
@@ -76,8 +78,7 @@ def empty_postgres_tables(url: str) -> None:
         at_head = "alembic_version" in tables and conn.scalars(
             text("SELECT version_num FROM alembic_version")).all() == [head_revision()]
         if not at_head:
-            conn.execute(text("DROP SCHEMA public CASCADE"))
-            conn.execute(text("CREATE SCHEMA public"))
+            _drop_schema(conn)
             return
         sequences = conn.scalars(text(
             "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).all()
