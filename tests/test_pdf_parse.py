@@ -68,9 +68,26 @@ def staked_game_with_cards(client: FlaskClient, language: str) -> str:
     return game_id
 
 
+@pytest.fixture
+def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The HTML of every document the views would print during the test, in order,
+    not typeset: the test reads the HTML alone. Typesetting them is checked elsewhere:
+    every sheet with its appendix and every named pad, two ways and byte for byte, in
+    test_pdf_textlayout.py; sheets on Letter paper and pads without names in
+    test_pdf_layout.py and test_pdf.py. Typesetting here too took 11–13 s a language."""
+    seen: list[str] = []
+
+    def keep(html: str, *_pictures: Any) -> bytes:
+        seen.append(html)
+        return b"%PDF-1.7\n"
+
+    monkeypatch.setattr(render, "html_to_pdf", keep)
+    return seen
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_printed_document_is_read_as_xhtml_into_the_html_tree(
-    client: FlaskClient, typeset: list[str], language: str
+    client: FlaskClient, written: list[str], language: str
 ) -> None:
     for kind in KINDS:
         game_id = sample_game(client, kind, language)
@@ -82,9 +99,9 @@ def test_every_printed_document_is_read_as_xhtml_into_the_html_tree(
                         for i, n in enumerate(NAMES[language][: PLAYERS.get(kind, 2)]))
         fetched(client, f"/pads/pad.pdf?game={kind}&rows=12{names}", language)
         fetched(client, f"/pads/pad.pdf?game={kind}&rows=12", language)  # blank names
-    assert len(typeset) == len(KINDS) + 1 + 2 * len(PAD_KINDS)
-    assert "Hands entered with cards" in typeset[len(KINDS)] or language != "en"
-    for html in typeset:
+    assert len(written) == len(KINDS) + 1 + 2 * len(PAD_KINDS)
+    assert "Hands entered with cards" in written[len(KINDS)] or language != "en"
+    for html in written:
         root = render.parse_xhtml(html)
         assert root is not None, html[:300]
         assert shape(root) == html_shape(html)
