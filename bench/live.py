@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.cli import default_workers
+from scorekeeper.cli import GUNICORN_CONFIG, default_workers
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"preset": "classic", "target": 10000}  # long games: no hand is refused as late
@@ -115,7 +115,7 @@ def start_server(
     port = free_port()
     args = [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
             f"--workers={opts.workers}", f"--threads={opts.threads}", "--worker-class=gthread",
-            "--log-level=warning", app]
+            f"--config={GUNICORN_CONFIG}", "--log-level=warning", app]
     env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)

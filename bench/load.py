@@ -100,10 +100,13 @@ def serving(app: str, env: dict[str, str], workers: int, threads: int
 
 
 def server_args(port: int, workers: int, threads: int, app: str) -> list[str]:
-    """The production server as ``make run`` starts it (gunicorn, threaded workers)."""
+    """The production server as ``make run`` starts it (gunicorn, threaded workers, its
+    hooks), without the access log."""
+    from scorekeeper.cli import GUNICORN_CONFIG  # not at the top: see main()
+
     return [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
             f"--workers={workers}", f"--threads={threads}", "--worker-class=gthread",
-            "--log-level=warning", app]
+            f"--config={GUNICORN_CONFIG}", "--log-level=warning", app]
 
 
 @dataclass

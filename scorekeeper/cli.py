@@ -18,6 +18,8 @@ from flask.cli import FlaskGroup, ScriptInfo, pass_script_info
 from . import create_app
 
 THREADS = 8  # per worker process
+# gunicorn's hooks: each worker freezes the built app out of garbage collection.
+GUNICORN_CONFIG = "python:scorekeeper.serving"
 MOST_WORKERS = 4
 
 
@@ -39,13 +41,15 @@ def default_workers() -> int:
 
 
 def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
-    """The gunicorn command line, after the program name: threaded workers, access log
-    on standard output, the app from ``create_app()``."""
+    """The gunicorn command line, after the program name: threaded workers, the hooks
+    of ``scorekeeper.serving``, access log on standard output, the app from
+    ``create_app()``."""
     return [
         f"--bind={host}:{port}",
         f"--workers={workers}",
         f"--threads={THREADS}",
         "--worker-class=gthread",
+        f"--config={GUNICORN_CONFIG}",
         "--access-logfile=-",
         "scorekeeper:create_app()",
     ]

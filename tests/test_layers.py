@@ -53,6 +53,7 @@ LAYERS = {
     "groups": PAGES,
     "pwa": PAGES,
     "cli": APP,
+    "serving": APP,  # gunicorn's hooks (imports nothing of the app)
     "migrations": APP,
     "__init__": APP,
     "__main__": APP,
