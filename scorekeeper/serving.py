@@ -23,5 +23,5 @@ def post_worker_init(worker: Any) -> None:
     """
     gc.collect()
     gc.freeze()
-    worker.log.info("worker %s: %d objects of the built app frozen out of garbage collection",
-                    worker.pid, gc.get_freeze_count())
+    worker.log.info("built app frozen out of garbage collection: %d objects",
+                    gc.get_freeze_count())
