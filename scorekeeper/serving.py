@@ -16,7 +16,7 @@ def post_worker_init(worker: Any) -> None:
 
     The built app is about 165,000 objects (Flask, SQLAlchemy, Jinja, Babel, the
     rules), nearly all alive for as long as the worker. Python's full collection
-    walks every one of them: 130–160 ms here with one thread, 230–430 ms in a
+    walks every one of them: 130–160 ms here with one thread, 160–430 ms in a
     worker whose other threads were saving hands (PostgreSQL, ``bench/load.py``),
     and for that time no thread of the worker runs. Frozen, they are never walked
     again; a full collection walks the few thousand objects made since.
