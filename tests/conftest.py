@@ -22,6 +22,7 @@ from sqlalchemy import Connection, Engine, create_engine, make_url, text
 from scorekeeper import create_app
 from scorekeeper.db import head_revision, make_engine, upgrade
 from scorekeeper.models import Base
+from tests.helpers import keep_printed_html
 
 # Tests never assert on wall-clock time, and Hypothesis would: its deadline and its
 # "input generation is slow" check failed CI on a machine busy with the other worker and
@@ -171,16 +172,6 @@ def runner(app: Flask) -> FlaskCliRunner:
 
 
 @pytest.fixture
-def typeset(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+def typeset(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The HTML of every document typeset during the test, in order."""
-    from scorekeeper.pdf import render
-
-    seen: list[str] = []
-    original = render.html_to_pdf
-
-    def keep(html: str, *pictures: Any) -> bytes:
-        seen.append(html)
-        return original(html, *pictures)
-
-    monkeypatch.setattr(render, "html_to_pdf", keep)
-    yield seen
+    return keep_printed_html(monkeypatch, typeset=True)

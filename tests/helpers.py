@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 
@@ -66,3 +67,19 @@ def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
     """The whole game as the API returns it."""
     data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
     return data
+
+
+def keep_printed_html(monkeypatch: pytest.MonkeyPatch, *, typeset: bool) -> list[str]:
+    """The HTML of every document the views print during the test, in order; each
+    typeset as usual, or (``typeset=False``) answered with an empty PDF instead."""
+    from scorekeeper.pdf import render
+
+    seen: list[str] = []
+    original = render.html_to_pdf
+
+    def keep(html: str, *pictures: Any) -> bytes:
+        seen.append(html)
+        return original(html, *pictures) if typeset else b"%PDF-1.7\n"
+
+    monkeypatch.setattr(render, "html_to_pdf", keep)
+    return seen

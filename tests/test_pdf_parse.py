@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from layout import KINDS, NAMES, PLAYERS, sample_game
 
 import scorekeeper.pdf.render as render
+from tests.helpers import keep_printed_html
 
 pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
 
@@ -75,14 +76,7 @@ def written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     every sheet with its appendix and every named pad, two ways and byte for byte, in
     test_pdf_textlayout.py; sheets on Letter paper and pads without names in
     test_pdf_layout.py and test_pdf.py. Typesetting here too took 11–13 s a language."""
-    seen: list[str] = []
-
-    def keep(html: str, *_pictures: Any) -> bytes:
-        seen.append(html)
-        return b"%PDF-1.7\n"
-
-    monkeypatch.setattr(render, "html_to_pdf", keep)
-    return seen
+    return keep_printed_html(monkeypatch, typeset=False)
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
