@@ -176,52 +176,89 @@ def _stat(pid: int) -> list[str] | None:
     return text[text.rindex(")") + 2:].split()
 
 
-def server_pids(root: int, workers: int, *, database: bool) -> list[int]:
-    """The server's processes: gunicorn's master and its workers, and with ``database``
-    every PostgreSQL process too (its backends do a hand's SQL on the same two cores).
+def server_pids(root: int, workers: int) -> list[int]:
+    """gunicorn's master and its workers.
 
     Waits (up to 30 s) until all ``workers`` are there: the master listens before it
     forks them, and a worker counted late has its CPU time left out (once the bare
     route's, which then measured 0)."""
     deadline = time.monotonic() + 30
     while True:
-        pids, children = [root], 0
+        pids = [root]
         for entry in Path("/proc").iterdir():
-            if not entry.name.isdigit():
-                continue
-            fields = _stat(int(entry.name))
-            if fields is None:
-                continue
-            child = int(fields[1]) == root
-            children += child
-            try:
-                postgres = database and (entry / "comm").read_text().strip() == "postgres"
-            except OSError:  # the process ended meanwhile
-                continue
-            if child or postgres:
+            fields = _stat(int(entry.name)) if entry.name.isdigit() else None
+            if fields is not None and int(fields[1]) == root:
                 pids.append(int(entry.name))
-        if children >= workers or time.monotonic() > deadline:
+        if len(pids) > workers or time.monotonic() > deadline:
             return pids
         time.sleep(0.05)
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User plus system CPU time those processes have used so far."""
-    total = 0
-    for pid in pids:
-        fields = _stat(pid)
-        if fields is not None:
-            total += int(fields[11]) + int(fields[12])  # utime, stime
-    return total / CLOCK_TICKS
+def postgres_pids() -> list[int]:
+    """Every PostgreSQL process there is now. Found again at each reading: the
+    backends of the app's pool are started during a run, as its phones need more
+    connections (9 → 23 processes with four workers), and one found once at the start
+    left those out."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if (entry / "comm").read_text().strip() == "postgres":
+                pids.append(int(entry.name))
+        except OSError:  # the process ended meanwhile
+            continue
+    return pids
 
 
-def measured(port: int, clients: int, seconds: float, make_work: Any,
-             pids: list[int]) -> tuple[Result, float, float]:
+@dataclass
+class Server:
+    """The processes whose CPU time a request costs: gunicorn's, and on PostgreSQL the
+    database server's (its backends do a hand's SQL on the same cores)."""
+    pids: list[int]
+    database: bool
+
+    def cpu(self) -> tuple[float, float]:
+        """CPU seconds used so far by gunicorn's processes, and by the database
+        server's processes there are now together with those that have ended (their
+        master counts the backends it has reaped as its children's time)."""
+        app = sum(_cpu_seconds(pid, children=False) for pid in self.pids)
+        database = (sum(_cpu_seconds(pid, children=True) for pid in postgres_pids())
+                    if self.database else 0.0)
+        return app, database
+
+
+def _cpu_seconds(pid: int, *, children: bool) -> float:
+    """User plus system CPU time a process has used (and with ``children``, its children
+    it has waited for); 0 for a process that is gone."""
+    fields = _stat(pid)
+    if fields is None:
+        return 0.0
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    if children:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
+    return ticks / CLOCK_TICKS
+
+
+@dataclass
+class Round:
+    """One measured run of clients: what they saw, how long it took, and the server's
+    CPU seconds per answered request, all of it and the database server's part."""
+    result: Result
+    elapsed: float
+    cpu: float
+    database_cpu: float
+
+
+def measured(port: int, clients: int, seconds: float, make_work: Any, server: Server) -> Round:
     """``run_clients``, and the server's CPU seconds per answered request."""
-    before = cpu_seconds(pids)
+    app_before, database_before = server.cpu()
     result, elapsed = run_clients(port, clients, seconds, make_work)
-    used = cpu_seconds(pids) - before
-    return result, elapsed, used / max(1, len(result.latencies))
+    app_after, database_after = server.cpu()
+    database = database_after - database_before
+    requests = max(1, len(result.latencies))
+    return Round(result, elapsed, (app_after - app_before + database) / requests,
+                 database / requests)
 
 
 def run_threads(threads: list[threading.Thread], stop: threading.Event, seconds: float) -> float:
@@ -409,53 +446,55 @@ def bench_against_bare(name: str, url: str, workers: int, opts: argparse.Namespa
             assert status == 201, created
             games.append(created)
         make_hands = hand_work(games)
-        bare_pids = server_pids(bare.pid, workers, database=False)
-        app_pids = server_pids(app.pid, workers, database=not url.startswith("sqlite"))
-        bare_alone, _elapsed, _cpu = measured(bare_port, 1, ONE_PHONE_SECONDS, bare_work,
-                                              bare_pids)
-        alone, _elapsed, _cpu = measured(app_port, 1, ONE_PHONE_SECONDS, make_hands, app_pids)
+        bare_server = Server(server_pids(bare.pid, workers), database=False)
+        app_server = Server(server_pids(app.pid, workers), database=not url.startswith("sqlite"))
+        bare_alone = measured(bare_port, 1, ONE_PHONE_SECONDS, bare_work, bare_server).result
+        alone = measured(app_port, 1, ONE_PHONE_SECONDS, make_hands, app_server).result
         seconds = opts.seconds / opts.rounds
         bare_rounds, rounds = [], []
         for r in range(opts.rounds):
-            bare_rounds.append(measured(bare_port, opts.clients, seconds, bare_work, bare_pids))
+            bare_rounds.append(measured(bare_port, opts.clients, seconds, bare_work, bare_server))
             first = 1 + r * opts.clients  # every round's phones use keys of their own
             rounds.append(measured(app_port, opts.clients, seconds,
                                    lambda n, res, first=first: make_hands(first + n, res),
-                                   app_pids))
+                                   app_server))
     pooled_bare = pooled(bare_rounds)
     pooled_hands = pooled(rounds)
     hands = {"name": name, "workers": workers, **pooled_hands,
              "one_p50": percentile(alone.latencies, 0.5)}
     acked = dict(alone.acked)
     errors = dict(alone.errors)
-    for result, _elapsed, _cpu in rounds:
-        acked.update(result.acked)
-        for kind, count in result.errors.items():
+    for measured_round in rounds:
+        acked.update(measured_round.result.acked)
+        for kind, count in measured_round.result.errors.items():
             errors[kind] = errors.get(kind, 0) + count
-    hands["rate"] = sum(len(r.acked) for r, _e, _c in rounds) / sum(e for _r, e, _c in rounds)
+    hands["rate"] = (sum(len(r.result.acked) for r in rounds)
+                     / sum(r.elapsed for r in rounds))
     lost, extra = lost_hands(url, Result(acked=acked))
     hands.update(errors=sum(errors.values()), error_kinds=errors, lost=lost,
                  unacknowledged_stored=extra)
     # Each round's hands against the same round's bare route.
-    hands["p50_ratios"] = [percentile(h.latencies, 0.5) / percentile(b.latencies, 0.5)
-                           for (h, _e, _c), (b, _f, _d) in zip(rounds, bare_rounds, strict=True)]
-    hands["cpu_ratios"] = [c / d for (_h, _e, c), (_b, _f, d)
-                           in zip(rounds, bare_rounds, strict=True)]
+    pairs = list(zip(rounds, bare_rounds, strict=True))
+    hands["p50_ratios"] = [percentile(h.result.latencies, 0.5) / percentile(b.result.latencies, 0.5)
+                           for h, b in pairs]
+    hands["cpu_ratios"] = [h.cpu / b.cpu for h, b in pairs]
     bare_figures = {"name": f"bare route ×{workers}", **pooled_bare,
                     "one_p50": percentile(bare_alone.latencies, 0.5),
-                    "errors": sum(sum(r.errors.values()) for r, _e, _c in bare_rounds)}
+                    "errors": sum(sum(r.result.errors.values()) for r in bare_rounds)}
     return bare_figures, hands
 
 
-def pooled(rounds: list[tuple[Result, float, float]]) -> dict[str, Any]:
-    """Latencies of every round together; requests a second and CPU per request overall."""
-    latencies = [t for result, _elapsed, _cpu in rounds for t in result.latencies]
-    requests = sum(len(result.latencies) for result, _elapsed, _cpu in rounds)
-    elapsed = sum(elapsed for _result, elapsed, _cpu in rounds)
-    cpu = sum(cpu * len(result.latencies) for result, _elapsed, cpu in rounds)
+def pooled(rounds: list[Round]) -> dict[str, Any]:
+    """Latencies of every round together; requests a second and CPU per request overall
+    (and the database server's part of it)."""
+    latencies = [t for r in rounds for t in r.result.latencies]
+    requests = sum(len(r.result.latencies) for r in rounds)
+    elapsed = sum(r.elapsed for r in rounds)
+    cpu = sum(r.cpu * len(r.result.latencies) for r in rounds)
+    database_cpu = sum(r.database_cpu * len(r.result.latencies) for r in rounds)
     return {"requests": requests, "rate": requests / elapsed,
             "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
-            "cpu": cpu / max(1, requests)}
+            "cpu": cpu / max(1, requests), "database_cpu": database_cpu / max(1, requests)}
 
 
 def main() -> None:
@@ -542,7 +581,8 @@ def bench_load(opts: argparse.Namespace) -> None:
           f"{opts.games} games, {opts.seconds:g} s per database in {opts.rounds} rounds "
           f"(the bare route and the hands taking turns), {os.cpu_count()} CPUs")
     print("  CPU ms/req: the server's CPU time per answered request (gunicorn's processes,"
-          " and on PostgreSQL the database server's too)")
+          " and on PostgreSQL the database server's too, its backends started meanwhile"
+          " included)")
     print("  one phone: p50 of requests sent one at a time by a single phone (no queue)")
     print("  p50/bare, CPU/bare: the median of the rounds' ratios [lowest–highest]")
     print(f"{'':22} {'one phone':>9} {'×bare':>5} {'req/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
@@ -557,6 +597,11 @@ def bench_load(opts: argparse.Namespace) -> None:
               f"{run['rate']:6.0f} {run['p50'] * 1000:7.1f} {run['p99'] * 1000:7.1f} "
               f"{run['errors']:6d} {run['lost']:5d} {spread(run['p50_ratios']):>15} "
               f"{run['cpu'] * 1000:10.2f} {spread(run['cpu_ratios']):>15}")
+        if run["database_cpu"]:
+            share = run["database_cpu"] / run["cpu"]
+            print(f"  of its CPU ms/req, the database server's: {run['database_cpu'] * 1000:.2f}"
+                  f" ({share:.0%}); gunicorn's: {(run['cpu'] - run['database_cpu']) * 1000:.2f}"
+                  f" ({(run['cpu'] - run['database_cpu']) / bare['cpu']:.1f}× the bare route's)")
         if run["error_kinds"]:
             print(f"  errors: {run['error_kinds']}")
         if run["unacknowledged_stored"]:
