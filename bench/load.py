@@ -13,7 +13,8 @@ Prints, for the bare route and for hands on each database: a single phone's p50 
 request at a time, no queue), then with ``--clients`` phones at once the throughput,
 p50/p99 latency, errors, lost hands (checked in the database after the run), the ratio
 of a hand's p50 to the bare route's, and the server's CPU time per request (gunicorn's
-processes; on PostgreSQL the database server's processes too, read from /proc). The
+processes; on PostgreSQL the database server's processes too, read from /proc, and
+their part printed apart). The
 bare route and the hands take turns, ``--rounds`` times per database, and the ratios
 are each round's against its own bare route: their median and range.
 Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands;
