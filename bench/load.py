@@ -196,10 +196,9 @@ def server_pids(root: int, workers: int) -> list[int]:
 
 
 def postgres_pids() -> list[int]:
-    """Every PostgreSQL process there is now. Found again at each reading: the
-    backends of the app's pool are started during a run, as its phones need more
-    connections (9 → 23 processes with four workers), and one found once at the start
-    left those out."""
+    """Every PostgreSQL process there is now. Listed again at each reading: the app's
+    pool starts backends during a run, as its phones need more connections (9 → 23
+    processes with four workers), and a list made once at the start left them out."""
     pids = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
