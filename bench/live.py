@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from scorekeeper.cli import GUNICORN_CONFIG, default_workers
+from scorekeeper.cli import APP, default_workers, gunicorn_args
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = {"preset": "classic", "target": 10000}  # long games: no hand is refused as late
@@ -113,9 +113,9 @@ def start_server(
 ) -> tuple[subprocess.Popen[bytes], int]:
     """gunicorn as ``make run`` starts it (threaded workers), on a free port."""
     port = free_port()
-    args = [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
-            f"--workers={opts.workers}", f"--threads={opts.threads}", "--worker-class=gthread",
-            f"--config={GUNICORN_CONFIG}", "--log-level=warning", app]
+    args = [sys.executable, "-m", "gunicorn",
+            *gunicorn_args("127.0.0.1", port, opts.workers, threads=opts.threads, app=app,
+                           access_log=False)]
     env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(args, cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL)
@@ -384,7 +384,7 @@ def main() -> None:
     parser.add_argument("--pg", help="a PostgreSQL URL to run against instead of SQLite")
     opts = parser.parse_args()
 
-    app = "bench.live:longpoll_app()" if opts.mode == "long" else "scorekeeper:create_app()"
+    app = "bench.live:longpoll_app()" if opts.mode == "long" else APP
     with tempfile.TemporaryDirectory() as tmp:
         url = opts.pg or f"sqlite:///{tmp}/live.sqlite"
         if opts.pg:

@@ -103,11 +103,11 @@ def serving(app: str, env: dict[str, str], workers: int, threads: int
 def server_args(port: int, workers: int, threads: int, app: str) -> list[str]:
     """The production server as ``make run`` starts it (gunicorn, threaded workers, its
     hooks), without the access log."""
-    from scorekeeper.cli import GUNICORN_CONFIG  # not at the top: see main()
+    from scorekeeper.cli import gunicorn_args  # not at the top: see main()
 
-    return [sys.executable, "-m", "gunicorn", f"--bind=127.0.0.1:{port}",
-            f"--workers={workers}", f"--threads={threads}", "--worker-class=gthread",
-            f"--config={GUNICORN_CONFIG}", "--log-level=warning", app]
+    return [sys.executable, "-m", "gunicorn",
+            *gunicorn_args("127.0.0.1", port, workers, threads=threads, app=app,
+                           access_log=False)]
 
 
 @dataclass
@@ -367,7 +367,9 @@ def reader_work(path: str, kind: str) -> Any:
 
 def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
     """A hand's latency with the server quiet, and while phones print and load sheets."""
-    with serving("scorekeeper:create_app()", {"SCOREKEEPER_DATABASE_URL": url}, workers,
+    from scorekeeper.cli import APP
+
+    with serving(APP, {"SCOREKEEPER_DATABASE_URL": url}, workers,
                  opts.threads) as (port, _server):
         games = []
         for _ in range(8):
@@ -433,11 +435,13 @@ def bench_against_bare(name: str, url: str, workers: int, opts: argparse.Namespa
     ratio of the two; their median is reported beside the pooled figures. (One block
     of the bare route and then one of the hands gave p50 ratios a third apart from
     one run to the next.)"""
+    from scorekeeper.cli import APP
+
     with ExitStack() as servers:
         bare_port, bare = servers.enter_context(serving(
             "load:bare_app()", {"PYTHONPATH": str(ROOT / "bench")}, workers, opts.threads))
         app_port, app = servers.enter_context(serving(
-            "scorekeeper:create_app()", {"SCOREKEEPER_DATABASE_URL": url}, workers,
+            APP, {"SCOREKEEPER_DATABASE_URL": url}, workers,
             opts.threads))
         games = []
         for _ in range(opts.games):

@@ -21,6 +21,7 @@ THREADS = 8  # per worker process
 # gunicorn's hooks: each worker freezes the built app out of garbage collection.
 GUNICORN_CONFIG = "python:scorekeeper.serving"
 MOST_WORKERS = 4
+APP = "scorekeeper:create_app()"  # what gunicorn serves
 
 
 def default_workers() -> int:
@@ -40,18 +41,21 @@ def default_workers() -> int:
     return max(1, min(MOST_WORKERS, 2 * cores))
 
 
-def gunicorn_args(host: str, port: int, workers: int) -> list[str]:
+def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
+                  app: str = APP, access_log: bool = True) -> list[str]:
     """The gunicorn command line, after the program name: threaded workers, the hooks
     of ``scorekeeper.serving``, access log on standard output, the app from
-    ``create_app()``."""
+    ``create_app()``. The benches start the same server with other ``threads``, another
+    ``app`` (their bare reference route) and, instead of the access log, warnings only."""
+    logging = ["--access-logfile=-"] if access_log else ["--log-level=warning"]
     return [
         f"--bind={host}:{port}",
         f"--workers={workers}",
-        f"--threads={THREADS}",
+        f"--threads={threads}",
         "--worker-class=gthread",
         f"--config={GUNICORN_CONFIG}",
-        "--access-logfile=-",
-        "scorekeeper:create_app()",
+        *logging,
+        app,
     ]
 
 
