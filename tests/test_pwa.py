@@ -265,3 +265,25 @@ def test_make_run_prints_the_urls(make_app: Any) -> None:
     quiet = make_app(LISTEN_HOST="127.0.0.1", LISTEN_PORT="5000")
     result = quiet.test_cli_runner().invoke(args=["urls"])
     assert result.output.startswith("Listening on 127.0.0.1 only")
+
+
+@pytest.mark.parametrize(
+    ("language", "kept"),
+    [
+        ("en", "The server cannot be reached; the hand is still kept on this phone."),
+        ("ru", "Сервер недоступен; раздача по-прежнему хранится на этом телефоне."),
+        ("fa", "به سرور دسترسی نیست؛ این دست همچنان روی این گوشی نگه داشته شده است."),
+    ],
+)
+def test_the_card_page_says_in_its_language_that_a_hand_it_could_not_send_is_kept(
+    app: Flask, language: str, kept: str
+) -> None:
+    """What static/app.js shows on the card-entry page when no service worker is there
+    and the server cannot be reached (tests/browser/test_offline.py shows it)."""
+    game = new_game(app.test_client())
+    editor = as_editor(app, game)
+    page = editor.get(f"/g/{game['id']}/hands/new", headers={"Accept-Language": language})
+    assert page.status_code == 200
+    form = re.search(r"<form[^>]*data-offline-queue[^>]*>", page.get_data(as_text=True))
+    assert form is not None
+    assert re.search(r'data-kept-text="([^"]*)"', form[0])[1] == kept  # type: ignore[index]

@@ -296,6 +296,27 @@
     }
   }
 
+  // The card-entry page has no list of kept hands: the sheet shows and sends them. With
+  // the service worker the sheet opens from the phone's copy at once; without, the page
+  // says the hand is kept and goes to the sheet as soon as the server answers again.
+  function toSheetWhenReachable(form) {
+    var sheet = form.dataset.sheet || "/";
+    if (guarded()) { location.assign(sheet); return; }
+    var note = form.querySelector(".kept-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "kept-note flash flash-warning";
+      note.setAttribute("role", "status");
+      form.insertBefore(note, form.querySelector("[type=submit]"));
+    }
+    note.textContent = form.dataset.keptText || "";
+    var tryAgain = function () {
+      fetch(sheet, { method: "HEAD", credentials: "same-origin", cache: "no-store" })
+        .then(function () { location.assign(sheet); }, function () { setTimeout(tryAgain, 2000); });
+    };
+    setTimeout(tryAgain, 2000);
+  }
+
   function queueFromForm(form, fields) {
     var item = {
       token: get(fields, "token") || newToken(),
@@ -311,10 +332,22 @@
     return keep(item);
   }
 
-  // Online, a hand form is sent as usual (a full page load, nothing changes without this
-  // script); if the connection drops on the way, the service worker keeps the hand. Offline
-  // (the phone knows it), or when the form carries a kept hand being corrected, it is kept
-  // or sent from here.
+  // Whether the service worker handles this page's requests: it keeps a hand whose
+  // connection drops on the way. Browsers give none to a page over plain HTTP on another
+  // machine (a phone on the table's Wi-Fi opening http://192.168.x.y:5000), nor to the
+  // first page before the worker has taken over.
+  function guarded() {
+    return "serviceWorker" in navigator && navigator.serviceWorker.controller !== null;
+  }
+
+  // Online, with the service worker, a hand form is sent as usual (a full page load,
+  // nothing changes without this script); if the connection drops on the way, the worker
+  // keeps the hand. Without the worker the page sends it itself and keeps it if the
+  // server cannot be reached; an answer other than "saved" (a mistake in the form, a lost
+  // race) is asked for again as a full page load, which shows it the usual way at its
+  // fields (nothing was saved, and the token makes the second sending safe anyway).
+  // Offline (the phone knows it), or when the form carries a kept hand being corrected,
+  // it is kept or sent from here too.
   function setUpQueue(form) {
     if (form.dataset.queueReady) return;
     form.dataset.queueReady = "1";
@@ -322,7 +355,8 @@
     form.addEventListener("submit", function (event) {
       var fields = fieldsOf(form);
       var token = get(fields, "token");
-      if (navigator.onLine && !(token && keptTokens[token])) return;
+      var correcting = Boolean(token && keptTokens[token]);
+      if (navigator.onLine && guarded() && !correcting) return;
       event.preventDefault();
       var button = form.querySelector("[type=submit]");
       if (button) button.disabled = true;
@@ -330,17 +364,24 @@
       var offline = function () {
         return queueFromForm(form, fields).then(function () {
           done();
-          if (!status) { location.assign(form.dataset.sheet || "/"); return; }
+          if (!status) { toSheetWhenReachable(form); return; }
           form.reset();
           freshToken(form);
           return render();
+        }, function () {  // no IndexedDB to keep it in: the browser's own way, as without this script
+          done();
+          form.submit();
         });
       };
       if (!navigator.onLine) { offline(); return; }
       send(form.action, fields).then(function (result) {
-        if (result.kind === "saved") return forget(token).then(function () { sheetReload(form); });
+        if (result.kind === "saved") {
+          var onward = function () { sheetReload(form); };
+          return forget(token).then(onward, onward);
+        }
         done();
-        if (!status) { form.submit(); return; }  // the card page: the server shows why
+        // The server shows why at the fields (the card page; a new hand on the sheet).
+        if (!status || !correcting) { form.submit(); return; }
         return keptFor(status ? status.dataset.game : form.dataset.game).then(function (items) {
           var item = items.filter(function (i) { return i.token === token; })[0];
           if (!item) return;

@@ -466,3 +466,129 @@ def test_offline_the_history_and_a_hands_page_seen_before_still_open(
     # A page never seen before is not made up: the browser's own error.
     with pytest.raises(Exception, match=r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
         page.goto(f"{live_url}/g/{game['id']}/hands/2")
+
+
+@pytest.fixture
+def plain_http(browser: Any) -> Iterator[Any]:
+    """A phone on the table's Wi-Fi opening ``http://192.168.x.y:5000``: browsers give a
+    page over plain HTTP from another machine no service worker, so none is let in."""
+    ctx = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        device_scale_factor=1,
+        locale="en-GB",
+        timezone_id="UTC",
+        service_workers="block",
+    )
+    yield ctx
+    ctx.close()
+
+
+def open_unguarded(context: Any, live_url: str, game: dict[str, Any]) -> Any:
+    """Open the edit link on a phone with no service worker."""
+    page = context.new_page()
+    page.goto(live_url + f"/g/{game['id']}?key={game['edit_secret']}")
+    expect(page.locator("form[data-offline-queue]")).to_be_visible()
+    controller = "navigator.serviceWorker ? navigator.serviceWorker.controller : null"
+    assert page.evaluate(controller) is None
+    return page
+
+
+def test_without_a_service_worker_a_hand_whose_connection_drops_is_kept_by_the_page(
+    app: Flask, plain_http: Any, request: pytest.FixtureRequest
+) -> None:
+    """The phone still thinks it is online, the server cannot be reached, and no service
+    worker is there to catch the form: the page sent it itself, and keeps it."""
+    client = app.test_client()
+    game = new_game(client)
+    server = serve(app)
+    url = server.__enter__()
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        page = open_unguarded(plain_http, url, game)
+    finally:
+        server.__exit__(None, None, None)  # the Wi-Fi drops
+
+    fill_knock(page, 0, 3, 20)
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text(
+        [
+            "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
+            "Defender's deadwood after layoffs: 20"
+        ]
+    )
+    # Still the sheet, not the browser's error page; the form is ready for the next hand.
+    assert page.url == url + f"/g/{game['id']}"
+    assert page.locator("input[name=knocker_deadwood]").input_value() == ""
+    shot(page, request, "kept-by-page")
+    assert hands(client, game["id"]) == []
+
+    with serve(app, port=port):  # back: the page tries again by itself
+        expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+        assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
+                for h in hands(client, game["id"])] == [(0, 3, 20)]
+        page.reload()
+        assert len(hands(client, game["id"])) == 1
+
+
+def test_without_a_service_worker_a_mistake_is_shown_at_its_field_and_a_hand_saved_once(
+    app: Flask, live_url: str, plain_http: Any
+) -> None:
+    """Sent by the page, a hand the server refuses comes back the usual way: the form with
+    the server's message at the field and what was typed still in it."""
+    client = app.test_client()
+    game = new_game(client)  # Russian rules: a knock needs 10 or less
+    page = open_unguarded(plain_http, live_url, game)
+    fill_knock(page, 0, 14, 20)
+    field = page.locator(".field", has=page.locator("input[name=knocker_deadwood]"))
+    expect(field.locator(".error")).to_have_text("a knock needs 10 or less, this hand has 14")
+    assert page.locator("input[name=knocker_deadwood]").input_value() == "14"
+    assert page.locator("input[name=defender_deadwood]").input_value() == "20"
+    assert hands(client, game["id"]) == []
+
+    page.fill("input[name=knocker_deadwood]", "3")
+    page.locator("form[data-offline-queue] button[type=submit]").click()
+    expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    # Ann knocks 3 against 20: 17 points and the box.
+    assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
+    expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
+    assert [h["knocker_deadwood"] for h in hands(client, game["id"])] == [3]
+
+
+def test_without_a_service_worker_a_card_hand_whose_connection_drops_is_kept_and_sent(
+    app: Flask, plain_http: Any, request: pytest.FixtureRequest
+) -> None:
+    """The card-entry page keeps the hand, says so, and goes to the sheet (which sends it)
+    once the server answers again, rather than to the browser's error page."""
+    client = app.test_client()
+    game = new_game(client)
+    server = serve(app)
+    url = server.__enter__()
+    port = int(url.rsplit(":", 1)[1])
+    try:
+        open_unguarded(plain_http, url, game)
+        page = plain_http.pages[0]
+        page.goto(url + f"/g/{game['id']}/hands/new")
+        expect(page.locator("form[data-offline-queue]")).to_be_visible()
+    finally:
+        server.__exit__(None, None, None)  # the Wi-Fi drops
+
+    # Bob goes gin; Ann is left with 5♦ 7♠ 10♥ = 22, so Bob scores 22 + 25 = 47.
+    page.locator("input[name=knocker][value='1']").check()
+    page.fill("[name=knocker_cards]", "AS 2S 3S 4S 4H 5H 6H 7D 8D 9D")
+    page.fill("[name=defender_cards]", "TC JC QC KC 8H 8C 8S 5D 7S TH")
+    page.get_by_role("button", name="Check and save").click()
+    expect(page.locator(".kept-note")).to_have_text(
+        "The server cannot be reached; the hand is still kept on this phone."
+    )
+    assert page.url == url + f"/g/{game['id']}/hands/new"
+    shot(page, request, "card-kept")
+    assert hands(client, game["id"]) == []
+
+    with serve(app, port=port):  # back: the page goes to the sheet, which sends it
+        expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        assert page.locator("#hand-1 td").nth(2).inner_text().split()[:2] == ["+47", "▮"]
+        got = hands(client, game["id"])
+        assert [(h["mode"], h["knocker"]) for h in got] == [("cards", 1)]
+        page.reload()
+        assert len(hands(client, game["id"])) == 1
