@@ -549,6 +549,7 @@ def test_without_a_service_worker_a_mistake_is_shown_at_its_field_and_a_hand_sav
     page.fill("input[name=knocker_deadwood]", "3")
     page.locator("form[data-offline-queue] button[type=submit]").click()
     expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    expect(page.locator(".flash")).to_have_text("Hand 1 saved.")
     # Ann knocks 3 against 20: 17 points and the box.
     assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
     expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
