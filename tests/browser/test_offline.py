@@ -94,6 +94,18 @@ def wait_for_worker(page: Any) -> None:
     pytest.fail("the service worker never took control of the page")
 
 
+def opened_then_dropped(app: Flask, open_page: Any) -> tuple[Any, str, int]:
+    """Serve ``app``, open a page with ``open_page(url)``, then stop serving: the phone
+    still thinks it is online, but the Wi-Fi dropped. (The page, the URL, its port.)"""
+    server = serve(app)
+    url = server.__enter__()
+    try:
+        page = open_page(url)
+    finally:
+        server.__exit__(None, None, None)
+    return page, url, int(url.rsplit(":", 1)[1])
+
+
 def fill_knock(page: Any, knocker: int, k: int, d: int) -> None:
     page.locator("input[name=outcome][value=knock]").check()
     page.locator(f"input[name=knocker][value='{knocker}']").check()
@@ -158,13 +170,7 @@ def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
     sent as usual and the service worker keeps it."""
     client = app.test_client()
     game = new_game(client)
-    server = serve(app)
-    url = server.__enter__()
-    port = int(url.rsplit(":", 1)[1])
-    try:
-        page = open_as_editor(context, url, game)
-    finally:
-        server.__exit__(None, None, None)  # the Wi-Fi drops
+    page, _url, port = opened_then_dropped(app, lambda url: open_as_editor(context, url, game))
 
     fill_knock(page, 0, 3, 20)
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
@@ -500,13 +506,7 @@ def test_without_a_service_worker_a_hand_whose_connection_drops_is_kept_by_the_p
     worker is there to catch the form: the page sent it itself, and keeps it."""
     client = app.test_client()
     game = new_game(client)
-    server = serve(app)
-    url = server.__enter__()
-    port = int(url.rsplit(":", 1)[1])
-    try:
-        page = open_unguarded(plain_http, url, game)
-    finally:
-        server.__exit__(None, None, None)  # the Wi-Fi drops
+    page, url, port = opened_then_dropped(app, lambda url: open_unguarded(plain_http, url, game))
 
     fill_knock(page, 0, 3, 20)
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
@@ -563,16 +563,14 @@ def test_without_a_service_worker_a_card_hand_whose_connection_drops_is_kept_and
     once the server answers again, rather than to the browser's error page."""
     client = app.test_client()
     game = new_game(client)
-    server = serve(app)
-    url = server.__enter__()
-    port = int(url.rsplit(":", 1)[1])
-    try:
-        open_unguarded(plain_http, url, game)
-        page = plain_http.pages[0]
+
+    def card_page(url: str) -> Any:
+        page = open_unguarded(plain_http, url, game)
         page.goto(url + f"/g/{game['id']}/hands/new")
         expect(page.locator("form[data-offline-queue]")).to_be_visible()
-    finally:
-        server.__exit__(None, None, None)  # the Wi-Fi drops
+        return page
+
+    page, url, port = opened_then_dropped(app, card_page)
 
     # Bob goes gin; Ann is left with 5♦ 7♠ 10♥ = 22, so Bob scores 22 + 25 = 47.
     page.locator("input[name=knocker][value='1']").check()
