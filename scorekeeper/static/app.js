@@ -177,11 +177,15 @@
   // --- the status bar --------------------------------------------------------------
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
+  // The live sheet found no server the last time it asked, though the phone thinks it is
+  // online (the Wi-Fi dropped, the server stopped): the page is as of its last answer.
+  var unreachable = false;
+
   function showOffline() {
     if (!status) return;
     var marker = status.querySelector(".offline-marker");
     var fromCache = root.dataset.served === "cache";
-    if (fromCache || !navigator.onLine) {
+    if (fromCache || !navigator.onLine || unreachable) {
       var when = new Date(status.dataset.rendered);
       var time = isNaN(when) ? "" : pad(when.getHours()) + ":" + pad(when.getMinutes());
       marker.textContent = status.dataset.offlineText.replace("{time}", time);
@@ -546,14 +550,19 @@
   // the phone's cache (the network came back while it loaded) is current again, and the
   // hand being typed on it stays where it is.
   document.addEventListener("scorekeeper:current", function () {
+    unreachable = false;
     if (!status || !navigator.onLine) return;
     root.dataset.served = "network";
     status.dataset.rendered = stamp();
     showOffline();
   });
+  document.addEventListener("scorekeeper:unreachable", function () {
+    unreachable = true;
+    showOffline();
+  });
   if (status && window.MutationObserver) {
     new MutationObserver(function (changes) {
-      if (!navigator.onLine || root.dataset.served === "cache") return;
+      if (!navigator.onLine || unreachable || root.dataset.served === "cache") return;
       var sheetChanged = changes.some(function (c) { return !status.contains(c.target); });
       if (sheetChanged) status.dataset.rendered = stamp();
     }).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });

@@ -7,7 +7,10 @@
  * part holding a hand form the player has typed into (or that is marked
  * data-live-keep): that form stays as it is, with its old hidden version, so Save is
  * still checked against the sheet the player saw, and a notice near Save says what
- * changed. Errors back off up to half a minute. Without JavaScript a reload does it.
+ * changed. Errors back off up to half a minute; while the server cannot be reached at
+ * all (the phone still thinks it is online) the page says so: "scorekeeper:unreachable",
+ * which app.js shows as "offline — as of" the last time it did. Without JavaScript a
+ * reload does it.
  */
 (function () {
   "use strict";
@@ -25,6 +28,10 @@
   var timer = null;
   var busy = false;
   var gone = false;
+  var UNREACHABLE = {}; // what a poll fails with when no answer came at all
+  function unreachable() {
+    throw UNREACHABLE;
+  }
 
   function schedule(ms) {
     clearTimeout(timer);
@@ -130,7 +137,7 @@
       return response.text().then(function (html) {
         swap(html, news);
       });
-    });
+    }, unreachable);
   }
 
   function poll() {
@@ -160,7 +167,7 @@
             version = String(news.version);
           });
         });
-      })
+      }, unreachable)
       .then(
         function () {
           delay = INTERVAL;
@@ -168,8 +175,11 @@
           // takes "offline — as of" off a copy that came from the phone's cache).
           document.dispatchEvent(new CustomEvent("scorekeeper:current"));
         },
-        function () {
+        function (error) {
           delay = Math.min(delay * 2, LONGEST);
+          if (error === UNREACHABLE) {
+            document.dispatchEvent(new CustomEvent("scorekeeper:unreachable"));
+          }
         }
       )
       .then(function () {

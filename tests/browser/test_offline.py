@@ -591,3 +591,36 @@ def test_without_a_service_worker_a_card_hand_whose_connection_drops_is_kept_and
         assert [(h["mode"], h["knocker"]) for h in got] == [("cards", 1)]
         page.reload()
         assert len(hands(client, game["id"])) == 1
+
+
+def test_a_watching_phone_whose_server_is_gone_says_its_sheet_is_as_of_the_last_answer(
+    app: Flask, plain_http: Any, request: pytest.FixtureRequest
+) -> None:
+    """The phone still thinks it is online, but the live sheet gets no answer: the sheet
+    says "offline — as of" the last time the server answered, and stops saying it once
+    the server answers again (with what changed meanwhile)."""
+    client = app.test_client()
+    game = new_game(client)
+
+    def watch(url: str) -> Any:
+        page = plain_http.new_page()
+        page.goto(url + f"/g/{game['id']}")  # the watch link: no key
+        expect(page.locator("#netstatus")).to_be_attached()
+        page.wait_for_timeout(1500)  # a live poll answered: the page is as of now
+        return page
+
+    page, _url, port = opened_then_dropped(app, watch)
+    offline = page.locator("#netstatus .offline-marker")
+    expect(offline).to_have_text(TEXTS["en"]["offline"].format(time=as_of(page)), timeout=5_000)
+    last_answer = datetime.strptime(
+        page.locator("#netstatus").get_attribute("data-rendered"), "%Y-%m-%dT%H:%M:%SZ"
+    ).replace(tzinfo=UTC)
+    assert 0 <= (datetime.now(UTC) - last_answer).total_seconds() < 10
+    shot(page, request, "unreachable")
+    # Meanwhile Ann knocks 3 against 20 at the table: 17.
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
+
+    with serve(app, port=port):  # the next poll (after backing off) finds it again
+        expect(page.locator("#hand-1")).to_be_visible(timeout=20_000)
+        expect(offline).to_be_hidden()
+        assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
