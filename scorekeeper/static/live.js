@@ -24,6 +24,9 @@
   var version = script.dataset.version;
   var INTERVAL = 1000;
   var LONGEST = 30000;
+  // No answer at all costs the server nothing: ask again soon, so that a sheet comes
+  // back within seconds of the Wi-Fi (the browser may never say it went).
+  var NO_ANSWER = 4000;
   var delay = INTERVAL;
   var timer = null;
   var busy = false;
@@ -178,6 +181,7 @@
         function (error) {
           delay = Math.min(delay * 2, LONGEST);
           if (error === UNREACHABLE) {
+            delay = Math.min(delay, NO_ANSWER);
             document.dispatchEvent(new CustomEvent("scorekeeper:unreachable"));
           }
         }

@@ -220,8 +220,8 @@ def test_a_half_filled_form_keeps_what_was_typed(live_url: str, phone: Any, lang
 def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone: Any) -> None:
     """On the page's own clock (Playwright's, moved by hand), so that each second is
     exact and none is waited for: one poll a second, none while the tab is hidden, one
-    at once on return, and after failed answers 1, 2, 4, 8, 16 s between tries, then
-    half a minute at most."""
+    at once on return, after failed answers 1, 2, 4, 8, 16 s between tries, then half a
+    minute at most, and with no answer at all 4 s at most."""
     game = create(live_url, "gin", ["Ann", "Bob"])
     polls: list[str] = []
     answered: list[str] = []  # a poll's request done (an empty 304 counts as "failed")
@@ -276,6 +276,16 @@ def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone
     # An answer again: one a second.
     phone.unroute("**/live")
     one_poll_after(30_000)
+    one_poll_after(1000)
+
+    # No answer at all (the Wi-Fi gone while the phone thinks it is online): that costs
+    # the server nothing, so the tries back off only to 4 s and the sheet comes back
+    # within seconds of the network: 1, 2, 4, 4, 4 s, then one a second once answered.
+    phone.route("**/live", lambda route: route.abort("connectionrefused"))
+    for seconds in (1, 2, 4, 4, 4):
+        one_poll_after(seconds * 1000)
+    phone.unroute("**/live")
+    one_poll_after(4000)
     one_poll_after(1000)
 
 
