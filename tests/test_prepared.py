@@ -1,9 +1,12 @@
 """``db.Prepared``: Core statements run on the DBAPI cursor must store and read exactly
 what SQLAlchemy's own execution does, inside the caller's transaction, and fail the
-way SQLAlchemy fails."""
+way SQLAlchemy fails; on PostgreSQL the same statements sent alone (``db.Alone``)
+too."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta, timezone
 from typing import Any
 
@@ -11,7 +14,7 @@ import pytest
 from sqlalchemy import Integer, bindparam, insert, literal_column, select, text
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.db import Prepared
+from scorekeeper.db import Alone, Prepared
 from scorekeeper.models import Change, Game, Hand, Submission
 
 QUICK = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
@@ -175,3 +178,71 @@ def test_a_percent_sign_in_the_sql_stays_and_a_value_used_twice_goes_to_both_pla
     query = select(literal_column("'100%'"), n * 10 + bindparam("m", type_=Integer) + n)
     with engine.begin() as connection:
         assert Prepared(query).rows(connection, {"n": 7, "m": 3}) == [("100%", 80)]
+
+
+@contextmanager
+def _alone(engine: Any) -> Iterator[Alone]:
+    raw = engine.raw_connection()
+    try:
+        yield Alone(engine, raw)
+    finally:
+        raw.close()
+
+
+def _postgresql(make_app: Any) -> Any:
+    engine = make_app().extensions["scorekeeper.engine"]
+    if engine.dialect.name != "postgresql":
+        pytest.skip("statements sent alone are PostgreSQL's")
+    return engine
+
+
+def test_rows_written_and_read_alone_equal_sqlalchemys(make_app: Any) -> None:
+    """``db.Alone`` (libpq's prepared statements, psycopg's adaptation): the same hands
+    and history entries are stored as SQLAlchemy stores them, text for text, and read
+    back as SQLAlchemy reads them, each statement committed on its own."""
+    engine = _postgresql(make_app)
+    game_id = _game(engine)
+    rows = [{"game_id": game_id, "number": n, "inputs": inputs, "at": AT, "by": "API"}
+            for n, inputs in ((1, QUICK), (2, CARDS))]
+    with engine.begin() as connection:
+        for params in rows:
+            connection.execute(HAND, params)
+            connection.execute(CHANGE, params)
+    with _alone(engine) as alone:
+        for params in rows:
+            moved = dict(params, number=params["number"] + 10)
+            assert Prepared(HAND).execute(alone, moved) == 1
+            assert Prepared(CHANGE).execute(alone, moved) == 1
+        query = select(Game.id, Game.players, Game.rules, Game.setup, Game.version,
+                       Game.created_at, Game.stake).where(Game.id == bindparam("game_id"))
+        read_alone = Prepared(query).rows(alone, {"game_id": game_id})
+        assert Prepared(query).rows(alone, {"game_id": "no such game"}) == []
+    with engine.connect() as connection:
+        for table, number, columns in (
+                ("hands", "number", "inputs::text, created_at::text, updated_at::text"),
+                ("changes", "hand_number", "at::text, action, before::text, after::text, by")):
+            found = [tuple(row) for row in connection.execute(text(
+                f"SELECT {number} % 10, {columns} FROM {table} ORDER BY {number}"))]
+            assert found[:2] == found[2:], table
+        by_sqlalchemy = [tuple(row) for row in connection.execute(query, {"game_id": game_id})]
+    assert read_alone == by_sqlalchemy == [
+        ("g1", ["Ann", "Пётр"], {"target": 100, "big_gin_bonus": None}, {"dealer": 1}, 0, AT,
+         None)]
+    assert read_alone[0][5].utcoffset() == timedelta(0)
+
+
+def test_a_statement_alone_keeps_its_percent_signs_and_refuses_a_transaction(
+    make_app: Any,
+) -> None:
+    """libpq's "$1" places: a value used twice goes to both, a "%" written in the SQL
+    stays one; and a connection in a transaction of psycopg's runs nothing alone."""
+    engine = _postgresql(make_app)
+    n = bindparam("n", type_=Integer)
+    query = select(literal_column("'100%'"), n * 10 + bindparam("m", type_=Integer) + n)
+    with _alone(engine) as alone:
+        assert Prepared(query).rows(alone, {"n": 7, "m": 3}) == [("100%", 80)]
+        alone.driver.execute("SELECT 1")  # psycopg begins its transaction
+        with pytest.raises(RuntimeError, match="outside any transaction"):
+            Prepared(query).rows(alone, {"n": 7, "m": 3})
+        alone.driver.rollback()
+        assert Prepared(query).rows(alone, {"n": 1, "m": 0}) == [("100%", 11)]

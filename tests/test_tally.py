@@ -10,7 +10,7 @@ forms keeps it going too, from the replay that checked the form.
 from __future__ import annotations
 
 import time
-from contextlib import closing
+from contextlib import ExitStack, closing
 from decimal import Decimal
 from types import SimpleNamespace
 from typing import Any
@@ -20,6 +20,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import insert, update
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import db
 from scorekeeper.db import get_session
@@ -375,17 +376,46 @@ def test_a_checked_write_of_a_game_changed_since_it_was_read_writes_nothing(
         get_session().rollback()
         assert game is not None and game.version == 2
         game.version = 1
-        connect = (db.autocommit_connection() if db.autocommits()
-                   else db.writer_engine().connect())
-        with connect as connection, pytest.raises(service.Conflict), connection.begin():
-            service.write_new_hand(connection, game, 7, knock(ANN, 5, 6), token="late",
-                                   by="API", unlocked=True, tally=None)
+        with ExitStack() as stack:
+            if db.autocommits():  # the statement alone, outside any transaction
+                connection: Any = stack.enter_context(db.alone())
+            else:
+                connection = stack.enter_context(db.writer_engine().connect())
+                stack.enter_context(connection.begin())
+            with pytest.raises(service.Conflict):
+                service.write_new_hand(connection, game, 7, knock(ANN, 5, 6), token="late",
+                                       by="API", unlocked=True, tally=None)
         session = get_session()
         assert session.query(Hand.number).filter_by(game_id=game_id).count() == 2
         assert session.query(Change).filter_by(game_id=game_id, hand_number=7).count() == 0
         assert session.query(Submission).filter_by(key="late").count() == 0
         assert session.get(Game, game_id).version == 2  # type: ignore[union-attr]
     assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
+@pytest.mark.skipif(not PG_URL, reason="statements sent alone are PostgreSQL's")
+def test_a_statement_sent_alone_fails_as_sqlalchemys_error_and_writes_nothing(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Hand 1 was saved with the key "k1"; a checked write of hand 2 with the same key
+    (the game's version still the one read) breaks the key's uniqueness: the whole
+    statement fails as SQLAlchemy's ``IntegrityError`` (which sends the hand the whole
+    way), the version and the hands stay as they were, and the connection is still
+    good for the next statement."""
+    game_id, headers = new_game(client)
+    send(client, game_id, headers, knock(ANN, 3, 12), key="k1")
+    with app.test_request_context(method="POST"), db.alone() as connection:
+        game = service.read_row(connection, game_id, lock=False, hands=False)
+        assert game is not None and game.version == 1
+        with pytest.raises(IntegrityError) as failed:
+            service.write_new_hand(connection, game, 2, gin(BOB, 7), token="k1", by="API",
+                                   unlocked=True, tally=None)
+        assert isinstance(failed.value.orig, psycopg.errors.UniqueViolation)
+        again = service.read_row(connection, game_id, lock=False, hands=True)
+        assert again is not None and again.version == 1
+        assert [h.number for h in again.hands] == [1]
+    status, answer = send(client, game_id, headers, gin(BOB, 7), key="k2")
+    assert (status, answer["hand"], answer["totals"]) == (201, 2, [9, 27])
 
 
 @pytest.mark.skipif(not PG_URL, reason="a database server that drops connections")

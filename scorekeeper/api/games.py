@@ -15,7 +15,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session
 
 from ..db import (
-    autocommit_connection,
+    Alone,
+    alone,
     autocommits,
     get_session,
     snapshot_engine,
@@ -140,7 +141,7 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
     history entry, the new version and the new tally are written. Neither the game's
     hands nor an ORM session are touched.
 
-    On PostgreSQL in two statements, each its own transaction (``db.autocommit_connection``):
+    On PostgreSQL in two statements, each its own transaction (``_save_alone``):
     the row is read without a lock, and the write goes through only if the game's
     version is still the one read (``service.write_new_hand`` with ``unlocked``),
     else nothing is written. Elsewhere in one short transaction of the writer's own,
@@ -165,10 +166,7 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
                 if saved is None:
                     transaction.rollback()
         else:
-            with autocommit_connection() as connection:
-                game = _read_unlocked(connection, game_id)
-                with connection.begin():
-                    saved = _save_from_tally(connection, game, body, unlocked=True)
+            saved = _save_alone(game_id, body)
     except (IntegrityError, service.Conflict):  # a used key, or a game changed meanwhile
         return None
     if saved is None:
@@ -177,22 +175,25 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
     return jsonify(game_json(game, played, hands=False) | {"hand": number}), 201
 
 
-def _read_unlocked(connection: Connection, game_id: str) -> GameRow | None:
-    """The game's row, read in autocommit; once more on a new connection when the
-    pooled one turns out dead (the database restarted since it was last used, within
-    ``db.PING_IDLE_SECONDS``): nothing is written yet, so trying again is safe."""
-    try:
-        with connection.begin():
-            return service.read_row(connection, game_id, lock=False, hands=False)
-    except DBAPIError as exc:
-        if not exc.connection_invalidated:
-            raise
-    with connection.begin():  # the connection takes a new one from the pool
-        return service.read_row(connection, game_id, lock=False, hands=False)
+def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] | None:
+    """``_save_from_tally`` in two statements that each run alone (``db.Alone``): the
+    row read without a lock, then the checked write. The read is tried once more on a
+    new connection when the pooled one turns out dead (the database restarted since it
+    was last used, within ``db.PING_IDLE_SECONDS``): nothing is written yet."""
+    for last_try in (False, True):
+        with alone() as connection:
+            try:
+                game = service.read_row(connection, game_id, lock=False, hands=False)
+            except DBAPIError as exc:
+                if last_try or not exc.connection_invalidated:
+                    raise
+                continue  # the pool hands out a new connection
+            return _save_from_tally(connection, game, body, unlocked=True)
+    raise AssertionError("unreachable")  # the last try returns or raises
 
 
 def _save_from_tally(
-    connection: Connection, game: GameRow | None, body: dict[str, Any], *, unlocked: bool
+    connection: Connection | Alone, game: GameRow | None, body: dict[str, Any], *, unlocked: bool
 ) -> tuple[GameRow, Any, int] | None:
     if game is None:
         return None

@@ -41,7 +41,7 @@ from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql.dml import UpdateBase
 
-from ..db import Prepared
+from ..db import Alone, Prepared
 from ..models import Change, Game, GameData, GameRow, Hand, HandRow, Submission, now_utc
 
 
@@ -100,7 +100,7 @@ def lock_row(db: Session, game_id: str) -> GameRow | None:
 
 
 def read_row(
-    connection: Connection, game_id: str, *, lock: bool = True, hands: bool = True
+    connection: Connection | Alone, game_id: str, *, lock: bool = True, hands: bool = True
 ) -> GameRow | None:
     """The game and its hands as plain rows, read through ``connection`` in the
     transaction it is in: locked when it is the writer's (``lock_row``), a snapshot
@@ -237,7 +237,7 @@ def add_hand(
 
 
 def write_new_hand(
-    connection: Connection,
+    connection: Connection | Alone,
     game: GameData,
     number: int,
     inputs: dict[str, Any],
