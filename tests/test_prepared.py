@@ -46,18 +46,26 @@ def _game(engine: Any) -> str:
     return "g1"
 
 
-def test_rows_written_by_the_cursor_equal_rows_written_by_sqlalchemy(make_app: Any) -> None:
-    """The same two hands and history entries, once through SQLAlchemy's execution and
-    once through ``Prepared``: every column is stored alike (on SQLite, byte for byte:
-    the times as text, the JSON as text)."""
-    engine = make_app().extensions["scorekeeper.engine"]
-    game_id = _game(engine)
+def _two_hands_by_sqlalchemy(engine: Any, game_id: str) -> list[dict[str, Any]]:
+    """Hands 1 and 2 with their history entries, written by SQLAlchemy's execution:
+    their parameters."""
     rows = [{"game_id": game_id, "number": n, "inputs": inputs, "at": AT, "by": "API"}
             for n, inputs in ((1, QUICK), (2, CARDS))]
     with engine.begin() as connection:
         for params in rows:
             connection.execute(HAND, params)
             connection.execute(CHANGE, params)
+    return rows
+
+
+def test_rows_written_by_the_cursor_equal_rows_written_by_sqlalchemy(make_app: Any) -> None:
+    """The same two hands and history entries, once through SQLAlchemy's execution and
+    once through ``Prepared``: every column is stored alike (on SQLite, byte for byte:
+    the times as text, the JSON as text)."""
+    engine = make_app().extensions["scorekeeper.engine"]
+    game_id = _game(engine)
+    rows = _two_hands_by_sqlalchemy(engine, game_id)
+    with engine.begin() as connection:
         for params in rows:
             moved = dict(params, number=params["number"] + 10)
             assert Prepared(HAND).execute(connection, moved) == 1
@@ -202,12 +210,7 @@ def test_rows_written_and_read_alone_equal_sqlalchemys(make_app: Any) -> None:
     back as SQLAlchemy reads them, each statement committed on its own."""
     engine = _postgresql(make_app)
     game_id = _game(engine)
-    rows = [{"game_id": game_id, "number": n, "inputs": inputs, "at": AT, "by": "API"}
-            for n, inputs in ((1, QUICK), (2, CARDS))]
-    with engine.begin() as connection:
-        for params in rows:
-            connection.execute(HAND, params)
-            connection.execute(CHANGE, params)
+    rows = _two_hands_by_sqlalchemy(engine, game_id)
     with _alone(engine) as alone:
         for params in rows:
             moved = dict(params, number=params["number"] + 10)
