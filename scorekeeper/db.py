@@ -562,15 +562,24 @@ class Alone:
         pgconn = self.driver.pgconn
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:
             raise RuntimeError("db.Alone runs a statement only outside any transaction")
-        result = None
-        if compiled.name not in self.prepared:
-            result = pgconn.prepare(compiled.name, compiled.libpq_sql)
-            if result.status == pq.ExecStatus.COMMAND_OK:
-                self.prepared.add(compiled.name)
         adapt = Transformer(self.driver)
-        if compiled.name in self.prepared:
-            result = pgconn.exec_prepared(
-                compiled.name, adapt.dump_sequence(values, [PyFormat.TEXT] * len(values)))
+        params = adapt.dump_sequence(values, [PyFormat.TEXT] * len(values))
+        for _try in range(2):
+            result = None
+            if compiled.name not in self.prepared:
+                result = pgconn.prepare(compiled.name, compiled.libpq_sql)
+                if result.status == pq.ExecStatus.COMMAND_OK:
+                    self.prepared.add(compiled.name)
+            if compiled.name in self.prepared:
+                result = pgconn.exec_prepared(compiled.name, params)
+                if (result is not None and result.status == pq.ExecStatus.FATAL_ERROR
+                        and result.error_field(pq.DiagnosticField.SQLSTATE) == NO_SUCH_STATEMENT):
+                    # psycopg sends DEALLOCATE ALL after a ROLLBACK or a DROP of its own
+                    # (its prepared statements may name objects that changed), which
+                    # takes ours too: prepared again, and sent again (nothing ran).
+                    self.prepared.discard(compiled.name)
+                    continue
+            break
         if result is None or pgconn.status != pq.ConnStatus.OK:
             exc: Exception = self.dialect.loaded_dbapi.OperationalError(
                 pgconn.get_error_message() or "the connection to the database was lost")
@@ -580,6 +589,10 @@ class Alone:
             gone = self.dialect.is_disconnect(exc, self.driver, None)  # type: ignore[arg-type]
             raise _failed(self, self.raw, exc, gone, compiled.sql, values)
         return _Result(adapt, result)
+
+
+# SQLSTATE 26000, invalid_sql_statement_name: a prepared statement that is not there.
+NO_SUCH_STATEMENT = b"26000"
 
 
 class _Result:

@@ -249,3 +249,23 @@ def test_a_statement_alone_keeps_its_percent_signs_and_refuses_a_transaction(
             Prepared(query).rows(alone, {"n": 7, "m": 3})
         alone.driver.rollback()
         assert Prepared(query).rows(alone, {"n": 1, "m": 0}) == [("100%", 11)]
+
+
+def test_a_statement_alone_is_prepared_again_after_psycopg_deallocates_everything(
+    make_app: Any,
+) -> None:
+    """psycopg sends ``DEALLOCATE ALL`` after a ``ROLLBACK`` on a connection where it
+    prepared statements of its own (the pool's reset of every request that read
+    something): the statement alone, prepared before, is prepared again and runs."""
+    engine = _postgresql(make_app)
+    game_id = _game(engine)
+    version = Prepared(select(Game.version).where(Game.id == bindparam("game_id")))
+    with _alone(engine) as alone:
+        assert version.rows(alone, {"game_id": game_id}) == [(0,)]
+        for _ in range(6):  # from its fifth run psycopg prepares a statement itself
+            alone.driver.execute("SELECT version FROM games WHERE id = %s", [game_id])
+        alone.driver.rollback()
+        assert alone.driver.execute("SELECT count(*) FROM pg_prepared_statements"
+                                    ).fetchone() == (0,)
+        alone.driver.rollback()
+        assert version.rows(alone, {"game_id": game_id}) == [(0,)]
