@@ -551,19 +551,24 @@ class Alone:
         self.dialect = engine.dialect
         self.raw = raw
         self.driver = raw.driver_connection
-        # The statements prepared on this connection: as long-lived as the connection.
-        self.prepared: set[bytes] = raw.info.setdefault("scorekeeper.prepared", set())
+        # What lives as long as the connection (the record's ``info`` is emptied when
+        # the pool replaces it): the statements prepared on it, and the adaptation of
+        # values and rows a cursor would keep (psycopg's ``Transformer``, which caches
+        # each type's dumper and loader; one statement at a time uses it).
+        kept = raw.info.get(_KEPT)
+        if kept is None or kept[0] is not self.driver:
+            kept = raw.info[_KEPT] = (self.driver, set(), _psycopg().Transformer(self.driver))
+        _driver, self.prepared, self.adapt = kept
 
     def run(self, compiled: _Compiled, values: Any) -> Any:
         """Run one statement; its result as psycopg reads it (``rows``, ``count``)."""
-        from psycopg import errors, pq
-        from psycopg.adapt import PyFormat, Transformer
-
+        psycopg = _psycopg()
+        pq = psycopg.pq
         pgconn = self.driver.pgconn
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:
             raise RuntimeError("db.Alone runs a statement only outside any transaction")
-        adapt = Transformer(self.driver)
-        params = adapt.dump_sequence(values, [PyFormat.TEXT] * len(values))
+        adapt = self.adapt
+        params = adapt.dump_sequence(values, psycopg.text_formats(len(values)))
         for _try in range(2):
             result = None
             if compiled.name not in self.prepared:
@@ -585,7 +590,7 @@ class Alone:
                 pgconn.get_error_message() or "the connection to the database was lost")
             raise _failed(self, self.raw, exc, True, compiled.sql, values)
         if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
-            exc = errors.error_from_result(result, encoding=self.driver.info.encoding)
+            exc = psycopg.errors.error_from_result(result, encoding=self.driver.info.encoding)
             gone = self.dialect.is_disconnect(exc, self.driver, None)  # type: ignore[arg-type]
             raise _failed(self, self.raw, exc, gone, compiled.sql, values)
         return _Result(adapt, result)
@@ -593,6 +598,19 @@ class Alone:
 
 # SQLSTATE 26000, invalid_sql_statement_name: a prepared statement that is not there.
 NO_SUCH_STATEMENT = b"26000"
+_KEPT = "scorekeeper.alone"  # a pooled connection's info: (driver, prepared, Transformer)
+
+
+@cache
+def _psycopg() -> Any:
+    """psycopg's parts that ``Alone`` uses, imported once (only PostgreSQL needs them)."""
+    from types import SimpleNamespace
+
+    from psycopg import errors, pq
+    from psycopg.adapt import PyFormat, Transformer
+
+    return SimpleNamespace(errors=errors, pq=pq, Transformer=Transformer,
+                           text_formats=cache(lambda n: [PyFormat.TEXT] * n))
 
 
 class _Result:
@@ -625,6 +643,23 @@ def alone() -> Iterator[Alone]:
     try:
         yield Alone(engine, raw)
     finally:
+        _give_back(raw)
+
+
+def _give_back(raw: Any) -> None:
+    """Check an ``Alone`` connection back in. Its statements each ran as a transaction
+    of their own, so the connection is idle, and the pool's reset (psycopg's
+    ``rollback``, which sends nothing on an idle connection but takes its lock and
+    runs its generator) is skipped when libpq says so: what SQLAlchemy's own
+    ``Connection`` does when it has already ended its transaction. Otherwise (a
+    connection thrown away, or a SQLAlchemy without that method) the pool's own
+    ``close``."""
+    close_reset = getattr(raw, "_close_special", None)
+    if (close_reset is not None and raw.dbapi_connection is not None
+            and raw.driver_connection.pgconn.transaction_status
+            == _psycopg().pq.TransactionStatus.IDLE):
+        close_reset(transaction_reset=True)
+    else:
         raw.close()
 
 
