@@ -556,9 +556,9 @@ class Alone:
         # values and rows a cursor would keep (psycopg's ``Transformer``, which caches
         # each type's dumper and loader; one statement at a time uses it).
         kept = raw.info.get(_KEPT)
-        if kept is None or kept[0] is not self.driver:
-            kept = raw.info[_KEPT] = (self.driver, set(), _psycopg().Transformer(self.driver))
-        _driver, self.prepared, self.adapt = kept
+        if kept is None:
+            kept = raw.info[_KEPT] = (set(), _psycopg().Transformer(self.driver))
+        self.prepared, self.adapt = kept
 
     def run(self, compiled: _Compiled, values: Any) -> Any:
         """Run one statement; its result as psycopg reads it (``rows``, ``count``)."""
@@ -568,7 +568,7 @@ class Alone:
         if pgconn.transaction_status != pq.TransactionStatus.IDLE:
             raise RuntimeError("db.Alone runs a statement only outside any transaction")
         adapt = self.adapt
-        params = adapt.dump_sequence(values, psycopg.text_formats(len(values)))
+        params = adapt.dump_sequence(values, [psycopg.PyFormat.TEXT] * len(values))
         for _try in range(2):
             result = None
             if compiled.name not in self.prepared:
@@ -598,7 +598,7 @@ class Alone:
 
 # SQLSTATE 26000, invalid_sql_statement_name: a prepared statement that is not there.
 NO_SUCH_STATEMENT = b"26000"
-_KEPT = "scorekeeper.alone"  # a pooled connection's info: (driver, prepared, Transformer)
+_KEPT = "scorekeeper.alone"  # a pooled connection's info: (prepared, Transformer)
 
 
 @cache
@@ -609,8 +609,7 @@ def _psycopg() -> Any:
     from psycopg import errors, pq
     from psycopg.adapt import PyFormat, Transformer
 
-    return SimpleNamespace(errors=errors, pq=pq, Transformer=Transformer,
-                           text_formats=cache(lambda n: [PyFormat.TEXT] * n))
+    return SimpleNamespace(errors=errors, pq=pq, PyFormat=PyFormat, Transformer=Transformer)
 
 
 class _Result:
