@@ -21,7 +21,8 @@ WORDS = {
 }
 
 
-def save_quick(page: Any, outcome: str, knocker: int, k: int | None, d: int) -> None:
+def save_quick(page: Any, outcome: str, knocker: int, k: int | None, d: int, hand: int) -> None:
+    """Enter hand number ``hand`` in quick mode and wait until the sheet shows it."""
     form = page.locator("form.quick")
     form.locator(f"input[name=outcome][value={outcome}]").check()
     form.locator(f"input[name=knocker][value='{knocker}']").check()
@@ -29,6 +30,7 @@ def save_quick(page: Any, outcome: str, knocker: int, k: int | None, d: int) -> 
         form.locator("input[name=knocker_deadwood]").fill(str(k))
     form.locator("input[name=defender_deadwood]").fill(str(d))
     form.locator("button[type=submit]").click()
+    expect(page.locator(f"#hand-{hand}")).to_have_count(1)
 
 
 def overlapping(page: Any, selector: str) -> list[str]:
@@ -73,13 +75,13 @@ def test_the_score_sheet_at_phone_size(live_url: str, phone: Any, lang: str) -> 
     phone.shot(f"{lang}-1-new-game")
     page.locator("main form button[type=submit]").last.click()
 
-    save_quick(page, "knock", 0, 1, 16)  # Ann 15
+    save_quick(page, "knock", 0, 1, 16, 1)  # Ann 15
     expect(page.locator("body")).to_contain_text(words["hand"])
-    save_quick(page, "gin", 1, None, 22)  # Bob 22 + 25 = 47
-    save_quick(page, "gin", 0, None, 30)  # Ann 55
+    save_quick(page, "gin", 1, None, 22, 2)  # Bob 22 + 25 = 47
+    save_quick(page, "gin", 0, None, 30, 3)  # Ann 55
     phone.shot(f"{lang}-2-mid-game")
-    save_quick(page, "knock", 1, 2, 30)  # Bob 28
-    save_quick(page, "knock", 0, 1, 34)  # Ann 33 → 103, game over
+    save_quick(page, "knock", 1, 2, 30, 4)  # Bob 28
+    save_quick(page, "knock", 0, 1, 34, 5)  # Ann 33 → 103, game over
 
     settlement = page.locator("#settlement")
     assert words["wins"] in re.sub("[\u2066-\u2069]", "", settlement.inner_text())

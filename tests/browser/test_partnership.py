@@ -14,7 +14,10 @@ from tests.test_variant_partnership import DEALS, Hand
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
-def save_deal(page: Any, deal: tuple[Hand, Hand]) -> None:
+def save_deal(page: Any, deal: tuple[Hand, Hand], number: int) -> None:
+    """Enter deal ``number``'s two hands and wait until the sheet says it is saved (the
+    first page sends the form itself before the service worker takes over, so the click
+    alone does not wait for the server)."""
     for prefix, (outcome, knocker, k, d) in zip("ab", deal, strict=True):
         page.locator(f"input[name={prefix}-outcome][value={outcome}]").check()
         if knocker is not None:
@@ -24,6 +27,7 @@ def save_deal(page: Any, deal: tuple[Hand, Hand]) -> None:
         if d is not None:
             page.fill(f"input[name={prefix}-defender_deadwood]", str(d))
     page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".flash")).to_contain_text(f"Deal {number} saved")
 
 
 def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
@@ -39,11 +43,10 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     assert "Ann v Bob" in page.locator("#next-pairing").inner_text()
     phone.shot("1-first-deal")
 
-    save_deal(page, DEALS[0])
-    expect(page.locator("body")).to_contain_text("Deal 1 saved")
+    save_deal(page, DEALS[0], 1)
     assert "Ann v Dan" in page.locator("#next-pairing").inner_text()
-    for deal in DEALS[1:4]:
-        save_deal(page, deal)
+    for number, deal in enumerate(DEALS[1:4], start=2):
+        save_deal(page, deal, number)
     assert page.locator("tfoot td .num").all_inner_texts() == ["55", "20"]
     width = page.evaluate("document.querySelector('#sheet').getBoundingClientRect().right")
     assert width <= 390
@@ -62,8 +65,8 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     # 8♥8♣8♠ meld; 10♣ J♣ Q♣ meld; left 9♠ 5♦ 7♠ 10♥ = 31 → Ann 31 + 25 = 56 → 111.
     assert page.locator("tfoot td .num").all_inner_texts() == ["111", "20"]
 
-    save_deal(page, (("knock", 1, 1, 15), ("dead", None, None, None)))  # Dan +14
-    save_deal(page, (("knock", 0, 1, 15), ("knock", 0, 1, 2)))  # Ann 14 + Cid 1 → 126
+    save_deal(page, (("knock", 1, 1, 15), ("dead", None, None, None)), 6)  # Dan +14
+    save_deal(page, (("knock", 0, 1, 15), ("knock", 0, 1, 2)), 7)  # Ann 14 + Cid 1 → 126
     settlement = page.locator("#settlement")
     assert "Ann & Cid wins the game" in settlement.inner_text()
     # 126 + 100 + 3 boxes × 25 = 301; Bob & Dan 34 + 3 × 25 = 109.

@@ -13,9 +13,16 @@ pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
 def save(
-    page: Any, outcome: str, who: str | None = None, k: int | None = None, d: int | None = None
+    page: Any,
+    number: int,
+    outcome: str,
+    who: str | None = None,
+    k: int | None = None,
+    d: int | None = None,
 ) -> None:
-    """Quick entry; ``who`` is the label of the player who went out ("Y (captain)")."""
+    """Quick entry of hand ``number``; ``who`` is the label of the player who went out
+    ("Y (captain)"). Waits until the sheet says it is saved: the first page sends the form
+    itself before the service worker takes over, so the click alone does not wait."""
     page.locator(f"input[name=outcome][value={outcome}]").check()
     if who is not None:
         page.get_by_label(who, exact=True).check()
@@ -24,6 +31,7 @@ def save(
     if d is not None:
         page.fill("input[name=defender_deadwood]", str(d))
     page.get_by_role("button", name="Save", exact=True).click()
+    expect(page.locator(".flash")).to_contain_text(f"Hand {number} saved")
 
 
 def next_roles(page: Any) -> list[str]:
@@ -46,13 +54,13 @@ def test_the_rules_example_on_a_phone(live_url: str, phone: Any) -> None:
     assert page.locator("input[name=knocker]").count() == 2  # never the sitter
     phone.shot("2-first-hand")
 
-    save(page, "knock", "Y (captain)", 4, 20)
+    save(page, 1, "knock", "Y (captain)", 4, 20)
     assert next_roles(page) == ["Y", "Z", "X"]
-    save(page, "gin", "Y (box)", None, 30)
+    save(page, 2, "gin", "Y (box)", None, 30)
     assert next_roles(page) == ["Y", "X", "Z"]
-    save(page, "knock", "Y (box)", 7, 5)
+    save(page, 3, "knock", "Y (box)", 7, 5)
     assert next_roles(page) == ["X", "Z", "Y"]
-    save(page, "dead")
+    save(page, 4, "dead")
     assert next_roles(page) == ["X", "Z", "Y"]
     totals = page.locator("tfoot td .num").all_inner_texts()
     assert totals == ["12", "71", "0"]
