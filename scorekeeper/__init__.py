@@ -12,12 +12,15 @@ from typing import Any
 
 from flask import Flask
 
+from .jsoncodec import JSONProvider
+
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Settings: defaults, then ``config.py`` in the instance folder,
     then the environment (``SCOREKEEPER_*``), then ``test_config`` (tests skip the
     instance's ``config.py``)."""
     app = Flask(__name__, instance_path=str(instance_path()), instance_relative_config=True)
+    app.json = JSONProvider(app)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(

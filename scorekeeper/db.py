@@ -44,6 +44,8 @@ from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.dml import UpdateBase
 
+from . import jsoncodec
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
@@ -86,6 +88,8 @@ def make_engine(url: str) -> Engine:
         # every connection of the pool in turn; one phone's hand 5.6–6.7 → 4.9–5.3 ms.
         engine = create_engine(url, pool_size=10, max_overflow=20, pool_use_lifo=True)
         _ping_when_idle(engine)
+        if engine.dialect.driver == "psycopg":
+            event.listen(engine, "connect", _write_json_with_orjson)
         return engine
     # One connection per process: SQLite lets one writer in at a time anyway, and
     # threads queueing for the pool wake as soon as it is free, where SQLite's own
@@ -122,6 +126,14 @@ def make_engine(url: str) -> Engine:
         _queue_processes(engine, Path(engine.url.database + ".lock"))
         _checkpoint_aside(engine, engine.url.database)
     return engine
+
+
+def _write_json_with_orjson(dbapi_connection: Any, _record: Any) -> None:
+    """The JSON columns' values sent as ``jsoncodec.dumps`` writes them (psycopg reads
+    them back with the standard library, as before)."""
+    from psycopg.types.json import set_json_dumps
+
+    set_json_dumps(jsoncodec.dumps, dbapi_connection)
 
 
 # A pooled connection that sat unused this long is pinged before it is handed out.
@@ -265,7 +277,7 @@ class Prepared:
         """Every row the statement selects, each value as its column's type reads it."""
         if isinstance(connection, Alone):
             compiled = self.compiled(connection.dialect)
-            rows = connection.run(compiled, compiled.values(params)).rows
+            rows = connection.run(compiled, compiled.values_once(params)).rows
         else:
             compiled, cursor = self._run(connection, params)
             try:
@@ -282,7 +294,7 @@ class Prepared:
         """Run a statement that changes rows; the number of rows it changed."""
         if isinstance(connection, Alone):
             compiled = self.compiled(connection.dialect)
-            count: int = connection.run(compiled, compiled.values(params)).count
+            count: int = connection.run(compiled, compiled.values_once(params)).count
             return count
         _compiled, cursor = self._run(connection, params)
         count = cursor.rowcount
@@ -376,16 +388,35 @@ class _Compiled:
             self.order = positions
         # libpq's own form, for a statement sent alone (``Alone``): "$1", "$2"… in place
         # of each "%s", under a name of its own on every connection that prepares it.
+        # A parameter that several places take is sent once, as one "$n" written in each.
         self.name = f"scorekeeper_{next(_NAMES)}".encode()
-        numbers = iter(range(1, len(self.order or ()) + 1))
-        self.libpq_sql = PLACES.sub(lambda m: "%" if m[0] == "%%" else f"${next(numbers)}",
-                                    self.sql).encode()
+        places = iter(self.order or ())
+        numbers: dict[int, int] = {}
+
+        def by_number(match: re.Match[str]) -> str:
+            if match[0] == "%%":
+                return "%"
+            return f"${numbers.setdefault(next(places), len(numbers) + 1)}"
+
+        self.libpq_sql = PLACES.sub(by_number, self.sql).encode()
+        self.sent_once = list(numbers)  # the parameters libpq takes, in the order of "$n"
         columns = statement.selected_columns if isinstance(statement, Select) else ()
         self.results = tuple(column.type.dialect_impl(dialect).result_processor(dialect, None)
                              for column in columns)
 
     def values(self, params: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
         """The DBAPI's parameters for ``params`` (by position or by name, as it wants)."""
+        values = self._each(params)
+        if self.order is not None:
+            return [values[i] for i in self.order]
+        return {name: value for (name, *_rest), value in zip(self.parameters, values, strict=True)}
+
+    def values_once(self, params: Mapping[str, Any]) -> list[Any]:
+        """libpq's parameters for ``params`` (``libpq_sql``): each once, "$1" first."""
+        values = self._each(params)
+        return [values[i] for i in self.sent_once]
+
+    def _each(self, params: Mapping[str, Any]) -> list[Any]:
         values = []
         for _name, key, value, process in self.parameters:
             if key is not None:
@@ -393,9 +424,7 @@ class _Compiled:
                 if process is not None:
                     value = process(value)
             values.append(value)
-        if self.order is not None:
-            return [values[i] for i in self.order]
-        return {name: value for (name, *_rest), value in zip(self.parameters, values, strict=True)}
+        return values
 
 
 # A value by name in "pyformat" SQL, or "%%" (a percent sign written in the SQL).

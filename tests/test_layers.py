@@ -31,6 +31,7 @@ APP = 4
 LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
+    "jsoncodec": SHARED,  # orjson's JSON for answers and PostgreSQL's JSON columns
     "models": SHARED,
     "hands": SHARED,
     "sheets": SHARED,

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from sqlalchemy import Integer, bindparam, insert, literal_column, select, text
+from sqlalchemy.dialects.postgresql.psycopg import dialect as psycopg_dialect
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.db import Alone, Prepared
@@ -186,6 +187,18 @@ def test_a_percent_sign_in_the_sql_stays_and_a_value_used_twice_goes_to_both_pla
     query = select(literal_column("'100%'"), n * 10 + bindparam("m", type_=Integer) + n)
     with engine.begin() as connection:
         assert Prepared(query).rows(connection, {"n": 7, "m": 3}) == [("100%", 80)]
+
+
+def test_a_value_used_twice_is_sent_alone_once() -> None:
+    """libpq's form names each value once, "$1" first, and writes its number in every
+    place that takes it: n goes to the first and the last place, 10 and m once each."""
+    n = bindparam("n", type_=Integer)
+    query = select(literal_column("'100%'"), n * 10 + bindparam("m", type_=Integer) + n)
+    compiled = Prepared(query).compiled(psycopg_dialect())
+    assert compiled.libpq_sql == (
+        b"SELECT '100%', $1::INTEGER * $2::INTEGER + $3::INTEGER + $1::INTEGER AS anon_1")
+    assert compiled.values_once({"n": 7, "m": 3}) == [7, 10, 3]
+    assert compiled.values({"n": 7, "m": 3}) == [7, 10, 3, 7]  # a cursor's "%s", in order
 
 
 @contextmanager
