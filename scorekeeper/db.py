@@ -617,11 +617,11 @@ class Alone:
         if result is None or pgconn.status != pq.ConnStatus.OK:
             exc: Exception = self.dialect.loaded_dbapi.OperationalError(
                 pgconn.get_error_message() or "the connection to the database was lost")
-            raise _failed(self, self.raw, exc, True, compiled.sql, values)
+            raise _failed(self, self.raw, exc, True, compiled.libpq_sql.decode(), values)
         if result.status not in (pq.ExecStatus.COMMAND_OK, pq.ExecStatus.TUPLES_OK):
             exc = psycopg.errors.error_from_result(result, encoding=self.driver.info.encoding)
             gone = self.dialect.is_disconnect(exc, self.driver, None)  # type: ignore[arg-type]
-            raise _failed(self, self.raw, exc, gone, compiled.sql, values)
+            raise _failed(self, self.raw, exc, gone, compiled.libpq_sql.decode(), values)
         return _Result(adapt, result)
 
 

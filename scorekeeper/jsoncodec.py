@@ -14,8 +14,8 @@ an integer beyond 64 bits as a float.
 
 >>> dumps({"name": "Ана", "totals": [12, 40]})
 b'{"name":"\\xd0\\x90\\xd0\\xbd\\xd0\\xb0","totals":[12,40]}'
->>> dumps({"big": 2**70})
-b'{"big": 1180591620717411303424}'
+>>> dumps({"big": 2**70, "name": "Ана"}) == '{"big":1180591620717411303424,"name":"Ана"}'.encode()
+True
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ def dumps(value: Any) -> bytes:
     """``value`` as JSON in UTF-8, as psycopg sends a JSON column's value."""
     try:
         return orjson.dumps(value, option=_OPTIONS)
-    except TypeError:  # orjson's JSONEncodeError: the standard library's answer instead
-        return json.dumps(value).encode()
+    except TypeError:  # orjson's JSONEncodeError: the standard library's answer instead,
+        # written as orjson writes (compact, UTF-8)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
 
 
 class JSONProvider(DefaultJSONProvider):

@@ -282,3 +282,24 @@ def test_a_statement_alone_is_prepared_again_after_psycopg_deallocates_everythin
                                     ).fetchone() == (0,)
         alone.driver.rollback()
         assert version.rows(alone, {"game_id": game_id}) == [(0,)]
+
+
+def test_a_used_key_alone_fails_as_sqlalchemy_fails_showing_what_libpq_was_sent(
+    make_app: Any,
+) -> None:
+    """The same used key through ``db.Alone``: SQLAlchemy's ``IntegrityError``, whose
+    statement and values are the ones libpq was sent ("$1"…, each value once), and the
+    connection stays usable (the failed statement was a transaction of its own)."""
+    engine = _postgresql(make_app)
+    game_id = _game(engine)
+    params = {"game_id": game_id, "key": "k1", "at": AT}
+    with _alone(engine) as alone:
+        assert Prepared(KEY).execute(alone, params) == 1
+        with pytest.raises(IntegrityError) as caught:
+            Prepared(KEY).execute(alone, params)
+        assert Prepared(KEY).execute(alone, dict(params, key="k2")) == 1
+    statement = str(caught.value.statement)
+    assert statement.startswith("INSERT INTO submissions ")
+    assert ("$1" in statement, "$4" in statement, "%s" in statement) == (True, True, False)
+    assert list(caught.value.params)[:3] == ["g1", "k1", 1]
+    assert caught.value.params[3] == AT  # the same moment, sent in UTC
