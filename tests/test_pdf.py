@@ -249,6 +249,40 @@ def test_weasyprint_loads_only_when_printing() -> None:
 
 
 @pytest.mark.once
+def test_printing_fetches_only_the_apps_static_files(app: Flask, tmp_path: Path) -> None:
+    """The fetcher WeasyPrint is given serves files under the static folder and refuses
+    anything else: another file on the disk (directly or by "..") and the network. Each
+    thread keeps its own (one is built once per thread, not per print)."""
+    import threading
+
+    import weasyprint
+
+    from scorekeeper.pdf import render
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for printing")
+    static = Path(app.static_folder or "").resolve()
+    fetcher = render._static_fetcher(weasyprint, static)
+    served = fetcher(f"file://{static}/forms.js")
+    try:  # a response (WeasyPrint 68 and later), or the older fetchers' dict
+        body = served.read() if hasattr(served, "read") else served["file_obj"].read()
+    finally:
+        (served.close if hasattr(served, "close") else served["file_obj"].close)()
+    assert body == (static / "forms.js").read_bytes()
+    for url in (f"file://{secret}", f"file://{static}/../../{secret}",
+                "http://127.0.0.1/", "https://example.org/x.css"):
+        with pytest.raises(ValueError, match="not fetched"):
+            fetcher(url)
+    assert render._static_fetcher(weasyprint, static) is fetcher
+    others: list[object] = []
+    thread = threading.Thread(target=lambda: others.append(
+        render._static_fetcher(weasyprint, static)))
+    thread.start()
+    thread.join()
+    assert others and others[0] is not fetcher
+
+
+@pytest.mark.once
 @pytest.mark.parametrize("game", ["gin", "hollywood", "three_hand", "partnership", "remi"])
 def test_every_kind_of_game_has_a_blank_pad(client: FlaskClient, game: str) -> None:
     from scorekeeper.variants import VARIANTS

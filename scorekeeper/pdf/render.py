@@ -237,7 +237,21 @@ def pdf_response(body: bytes, filename: str) -> Response:
 
 
 def _static_fetcher(weasyprint: Any, static: Path) -> Any:
-    """A URL fetcher that serves only files under ``static``."""
+    """This thread's URL fetcher that serves only files under ``static``.
+
+    Kept per thread like the typesetter (a ``URLFetcher`` keeps the request it is
+    opening between two of its calls): building one sets up every urllib handler,
+    HTTPS's and the proxies' from the environment included, 0.23 ms of every print."""
+    fetchers: dict[Path, Any] | None = getattr(_local, "fetchers", None)
+    if fetchers is None:
+        fetchers = _local.fetchers = {}
+    fetcher = fetchers.get(static)
+    if fetcher is None:
+        fetcher = fetchers[static] = _new_static_fetcher(weasyprint, static)
+    return fetcher
+
+
+def _new_static_fetcher(weasyprint: Any, static: Path) -> Any:
 
     def allowed(url: str) -> None:
         path = Path(url.removeprefix("file://").split("?")[0]).resolve()
