@@ -252,6 +252,7 @@ def _static_fetcher(weasyprint: Any, static: Path) -> Any:
 
 
 def _new_static_fetcher(weasyprint: Any, static: Path) -> Any:
+    """A new URL fetcher that serves only files under ``static``."""
 
     def allowed(url: str) -> None:
         path = Path(url.removeprefix("file://").split("?")[0]).resolve()
