@@ -7,18 +7,31 @@ as the reference. Prints medians, ratios, and the cost of each further hand; and
 Python calls each document makes, which unlike its CPU time do not move with the
 machine (C work, Pango's and HarfBuzz's, is not in them).
 
-    .venv/bin/python bench/pdf.py [--runs 7]
+With ``--instructions`` it also counts the machine instructions of the one-line
+document and of the 40-hand sheet under valgrind's callgrind, C work included: a
+count that stays put however busy the machine is (the time ratio moved between 4.5×
+and 5.6× from one machine or run to the next; this one by about a percent). Each is
+the count of a process that makes ``--documents`` of them after two to warm up, less
+that of one that makes none, divided by ``--documents``: two to three minutes on two
+cores, the four processes two at a time.
+
+    .venv/bin/python bench/pdf.py [--runs 7] [--instructions [--documents 16]]
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import re
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -115,33 +128,54 @@ def python_calls(action: Callable[[], object]) -> int:
     return calls
 
 
+def one_line() -> bytes:
+    """The reference: a one-line document, straight through WeasyPrint."""
+    import weasyprint
+
+    pdf: bytes = weasyprint.HTML(string="<p>Scorekeeper</p>").write_pdf()
+    return pdf
+
+
+def sheet(app: Flask, game_id: str) -> Callable[[], bytes]:
+    """Fetching a game's sheet PDF through the app, as a phone does."""
+    client = app.test_client()
+
+    def fetch() -> bytes:
+        response = client.get(f"/g/{game_id}/sheet.pdf")
+        assert response.status_code == 200, response.status_code
+        data: bytes = response.data
+        return data
+
+    return fetch
+
+
 def main() -> None:
-    """Time the sheets and the reference; print figures, ratios and the growth."""
+    """Time the sheets and the reference, and count their instructions if asked."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=9)
-    runs = parser.parse_args().runs
+    parser.add_argument("--instructions", action="store_true",
+                        help="also count instructions under callgrind (valgrind)")
+    parser.add_argument("--documents", type=int, default=16,
+                        help="documents per counted process (--instructions)")
+    parser.add_argument("--make", metavar="DOCUMENT", help=argparse.SUPPRESS)
+    opts = parser.parse_args()
+    if opts.make:  # a counted process (``count_instructions``)
+        make_documents(opts.make, opts.documents)
+        return
+    time_documents(opts.runs)
+    if opts.instructions:
+        print_instructions(opts.documents)
 
+
+def time_documents(runs: int) -> None:
+    """Time the sheets and the reference in turns; print figures, ratios, growth."""
     import weasyprint
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app({"SECRET_KEY": "bench", "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
-        client = app.test_client()
         games = {size: build_game(app, size) for size in SIZES}
-
-        def one_line() -> bytes:
-            pdf: bytes = weasyprint.HTML(string="<p>Scorekeeper</p>").write_pdf()
-            return pdf
-
-        def sheet(game_id: str) -> Callable[[], bytes]:
-            def fetch() -> bytes:
-                response = client.get(f"/g/{game_id}/sheet.pdf")
-                assert response.status_code == 200, response.status_code
-                data: bytes = response.data
-                return data
-            return fetch
-
         actions: dict[Any, Callable[[], object]] = {"one-line": one_line}
-        actions.update({size: sheet(games[size]) for size in SIZES})
+        actions.update({size: sheet(app, games[size]) for size in SIZES})
         times = cpu_seconds(actions, runs)
         calls = {key: python_calls(action) for key, action in actions.items()}
         timings = {key: statistics.median(found) for key, found in times.items()}
@@ -167,6 +201,59 @@ def main() -> None:
     # a tenth; the fastest runs, which others' work can only slow down, moved less.
     best = min(times[40]) / min(times["one-line"])
     print(f"  the same, fastest run of each: {best:.2f}× (for comparing noisy machines)")
+
+
+# What callgrind prints of a whole process at its end: "==123== Collected : 4567".
+COLLECTED = re.compile(r"^==\d+== Collected : (\d+)$", re.M)
+WARM_UP = 2  # documents made before the counted ones, in both processes
+
+
+def make_documents(document: str, count: int) -> None:
+    """A counted process: build what ``document`` ("one-line", or a sheet's number of
+    hands) needs, make ``WARM_UP`` of it, then ``count`` more."""
+    with tempfile.TemporaryDirectory() as tmp:
+        if document == "one-line":
+            action: Callable[[], object] = one_line
+        else:
+            app = create_app({"SECRET_KEY": "bench",
+                              "DATABASE_URL": f"sqlite:///{tmp}/bench.sqlite"})
+            action = sheet(app, build_game(app, int(document)))
+        for _ in range(WARM_UP + count):
+            action()
+
+
+def count_instructions(document: str, count: int) -> int:
+    """The instructions a process making ``count`` of ``document`` (after the warm-up)
+    runs under callgrind, start to end. The hash seed is fixed: Python's hashing of
+    names moves a process's count by a few in ten thousand otherwise."""
+    env = os.environ | {"PYTHONHASHSEED": "0"}
+    done = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+         sys.executable, __file__, "--make", document, "--documents", str(count)],
+        env=env, capture_output=True, text=True, check=True)
+    found = COLLECTED.search(done.stderr)
+    if found is None:
+        raise RuntimeError(f"callgrind printed no count:\n{done.stderr[-2000:]}")
+    return int(found[1])
+
+
+def print_instructions(documents: int) -> None:
+    """The one-line document's and the 40-hand sheet's instructions, and their ratio."""
+    if shutil.which("valgrind") is None:
+        print("instructions: valgrind is not installed (apt-get install valgrind)")
+        return
+    kinds = ("one-line", "40")
+    runs = [(kind, count) for kind in kinds for count in (0, documents)]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+        totals = dict(zip(runs, pool.map(lambda run: count_instructions(*run), runs),
+                          strict=True))
+    each = {kind: (totals[kind, documents] - totals[kind, 0]) / documents for kind in kinds}
+    ratio = each["40"] / each["one-line"]
+    print(f"instructions (callgrind, {documents} documents a process less none, after "
+          f"{WARM_UP} to warm up):")
+    print(f"  one-line document  {each['one-line'] / 1e6:8.1f} M")
+    print(f"   40-hand sheet     {each['40'] / 1e6:8.1f} M  {ratio:5.2f}×"
+          f"  (aim ≤ {AIM_40}×: {'ok' if ratio <= AIM_40 else 'OVER'})")
 
 
 if __name__ == "__main__":
