@@ -198,7 +198,8 @@ def _save_from_tally(
     if game is None:
         return None
     variant = variant_for(game)
-    if not variant.resumable(game):
+    standing = variant.standing(game)
+    if standing is None:
         return None
     _check_secret(game)
     key = _idempotency_key()
@@ -206,7 +207,7 @@ def _save_from_tally(
         inputs = variant.api_inputs(body, game)
     except ApiError:
         return None
-    played, number = variant.resume(game, inputs)
+    played, number = variant.resume(game, standing, inputs)
     if played.finished:
         return None
     tally = variant.kept_tally(played, game.version + 1)

@@ -84,15 +84,17 @@ class Variant:
     # --- going on from a kept tally ---------------------------------------------------
     # A kind may keep where a game stands after its hands (``Game.tally``), so that
     # saving a hand through the API goes on from there instead of replaying them all.
-    def resumable(self, game: GameData) -> bool:
-        """Whether the next hand can be scored without the game's stored hands: this
-        kind keeps a tally, the game's is current, and the game is not over."""
-        return False
+    def standing(self, game: GameData) -> Any | None:
+        """Where the game stands as it keeps it, when the next hand can be scored from
+        there without the game's stored hands: this kind keeps a tally, the game's is
+        current, and the game is not over. ``None`` otherwise: the game is replayed."""
+        return None
 
-    def resume(self, game: GameData, inputs: Mapping[str, Any]) -> tuple[Any, int]:
-        """The sheet with ``inputs`` as the next hand, gone on from the kept tally (only
-        when ``resumable``: the whole game's standing, the new hand's row only), and
-        that hand's number."""
+    def resume(self, game: GameData, standing: Any, inputs: Mapping[str, Any]
+               ) -> tuple[Any, int]:
+        """The sheet with ``inputs`` as the next hand, gone on from ``standing`` (what
+        ``standing(game)`` gave: the whole game's standing, the new hand's row only),
+        and that hand's number."""
         raise NotImplementedError
 
     def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:

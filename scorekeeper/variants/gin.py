@@ -34,6 +34,7 @@ from ..jsonbody import (
 from ..models import Game, GameData, new_token
 from ..races import Race, race_of
 from ..scoring import HandError, Rules
+from ..scoring.game import Tally
 from ..sheets import game_rules, gin_sheet, resume_gin_sheet, stored_tally, tally_json
 from .base import Variant
 
@@ -91,19 +92,18 @@ class GinVariant(Variant):
         """Replay the hands (``sheets.gin_sheet``)."""
         return gin_sheet(game)
 
-    def resumable(self, game: GameData) -> bool:
-        """A kept tally, current, of a game still going (kinds that replay their own
+    def standing(self, game: GameData) -> Tally | None:
+        """The kept tally, current, of a game still going (kinds that replay their own
         way keep none)."""
         if not self._keeps_tally():
-            return False
+            return None
         tally = stored_tally(game)
-        return tally is not None and tally.winner is None
+        return tally if tally is not None and tally.winner is None else None
 
-    def resume(self, game: GameData, inputs: Mapping[str, Any]) -> tuple[Any, int]:
+    def resume(self, game: GameData, standing: Tally, inputs: Mapping[str, Any]
+               ) -> tuple[Any, int]:
         """``sheets.resume_gin_sheet`` from the kept tally."""
-        tally = stored_tally(game)
-        assert tally is not None, "resumed without a current tally"
-        return resume_gin_sheet(game, tally, inputs), tally.hands + 1
+        return resume_gin_sheet(game, standing, inputs), standing.hands + 1
 
     def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
         """The replay's (or resumption's) tally (``sheets.tally_json``)."""
