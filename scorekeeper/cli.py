@@ -29,10 +29,10 @@ def default_workers() -> int:
 
     A hand is mostly Python holding its process's interpreter, so one process per core
     leaves a core idle while the other's threads take turns; two per core kept both
-    busy (README, Performance notes: 12 % more hands a second on 2 cores, and a hand's
-    p95 while phones print down by a third). Four at most: enough for any table, and
-    on PostgreSQL 4 × (8 threads' pool connections + 8 live-poll connections) stays
-    under its default limit of 100 connections.
+    busy (bench/HISTORY.md, "Two worker processes a core": 12 % more hands a second
+    on 2 cores, and a hand's p95 while phones print down by a third). Four at most:
+    enough for any table, and on PostgreSQL 4 × (8 threads' pool connections + 8
+    live-poll connections) stays under its default limit of 100 connections.
     """
     try:
         cores = len(os.sched_getaffinity(0))

@@ -569,7 +569,7 @@ class Alone:
     on an execution's generators, waits and checks: on the development machine a
     one-row prepared ``SELECT`` took 93–126 µs of the client's CPU through a new
     cursor and 78 µs this way, and a hand from the kept tally saved this way cost its
-    gunicorn worker 1.7 ms instead of 2.2–2.3 (README, Performance notes, session 20). The
+    gunicorn worker 1.7 ms instead of 2.2–2.3 (bench/HISTORY.md, session 20). The
     statement runs while psycopg's connection is idle, outside any transaction of
     psycopg's: it is a transaction of its own, as in autocommit, and psycopg's state
     is left as it was. An error arrives as SQLAlchemy's (``IntegrityError`` on a used

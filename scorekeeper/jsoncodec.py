@@ -2,8 +2,8 @@
 PostgreSQL's JSON columns.
 
 Saving a hand through the API encodes its answer and the hand's JSON values; the
-standard library's encoder took a few hundredths of the hand's whole cost (README,
-Performance notes, session 25). orjson writes the same JSON values, compact: keys
+standard library's encoder took a few hundredths of the hand's whole cost
+(bench/HISTORY.md, session 25). orjson writes the same JSON values, compact: keys
 sorted where Flask sorts them, and letters outside ASCII as UTF-8 rather than as
 ``\\u`` escapes (both are the same JSON to any reader). Values orjson does not write
 itself (dates and times, dataclasses, other types) go to the same ``default`` the
