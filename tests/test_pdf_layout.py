@@ -6,7 +6,18 @@ from __future__ import annotations
 
 import pytest
 from flask.testing import FlaskClient
-from layout import KINDS, NAMES, Word, pdf_pages, pdf_problems, sample_game, table_problems
+from layout import (
+    KINDS,
+    MARGIN_BOTTOM,
+    MARGIN_SIDE,
+    MARGIN_TOP,
+    NAMES,
+    Word,
+    pdf_pages,
+    pdf_problems,
+    sample_game,
+    table_problems,
+)
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -128,3 +139,30 @@ def test_the_settlement_stands_under_the_hand_lines_columns(
 
     ends = [total_end(line) for line in hand_lines]
     assert abs(total_end(settlement[0]) - max(ends)) < 0.5, (total_end(settlement[0]), ends)
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("language", ("en", "fa"))
+def test_the_page_counter_is_centred_and_the_running_title_stands_at_the_left(
+    client: FlaskClient, language: str, paper: str
+) -> None:
+    """Every page's "page x of y" stands in the middle of the paper under the text, and
+    from the second page on the running title (the document's title) stands at the left margin
+    above it, in a right-to-left language too (the margin boxes are as wide as the page's
+    text, so their alignment, not their content, places the words: print.css)."""
+    names = "".join(f"&player{i + 1}={n}" for i, n in enumerate(NAMES[language][:2]))
+    data = fetch(client, f"/pads/pad.pdf?game=gin&rows=75&size={paper}{names}", language)
+    pages = pdf_pages(data)
+    assert len(pages) >= 2
+    for number, page in enumerate(pages, start=1):
+        footer = [w for w in page.words if w.y0 > page.height - MARGIN_BOTTOM]
+        assert {str(number), str(len(pages))} <= {w.text for w in footer}, footer
+        middle = (min(w.x0 for w in footer) + max(w.x1 for w in footer)) / 2
+        assert abs(middle - page.width / 2) < 1, (number, middle, page.width)
+        header = [w for w in page.words if w.y1 < MARGIN_TOP]
+        if number == 1:
+            assert header == []
+        else:
+            # The pad's title (its h1 on the first page) repeated.
+            assert header and {w.text for w in header} <= {w.text for w in pages[0].words}
+            assert abs(min(w.x0 for w in header) - MARGIN_SIDE) < 1, header
