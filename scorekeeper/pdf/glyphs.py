@@ -104,6 +104,10 @@ def glyph_drawing(weasyprint_draw: Any, ffi: Any, pango: Any, from_units: float)
         # Every run's glyphs read first: a line with anything but plain glyphs is
         # WeasyPrint's to draw, before anything of it is written.
         runs = []
+        previous_pango_font: Any = None
+        font: Any = None
+        font_size: Any = None
+        known: dict[tuple[float, int, int, int], str] = {}
         run = first_line.runs[0]
         while run != ffi.NULL:
             glyph_item = run.data
@@ -112,26 +116,29 @@ def glyph_drawing(weasyprint_draw: Any, ffi: Any, pango: Any, from_units: float)
             glyphs = list(GLYPH_INFO.iter_unpack(
                 ffi.buffer(glyph_string.glyphs, GLYPH_INFO.size * glyph_string.num_glyphs)))
             pango_font = glyph_item.item.analysis.font
-            font, font_size = stream.add_font(pango_font)
-            if font.svg or font.png or font.colr or pango.pango_version() < 14802:
-                return weasyprint_draw(stream, textbox, text_overflow, block_ellipsis, matrix)
+            if pango_font != previous_pango_font:  # a line's runs mostly share a font
+                previous_pango_font = pango_font
+                font, font_size = stream.add_font(pango_font)
+                if font.svg or font.png or font.colr or pango.pango_version() < 14802:
+                    return weasyprint_draw(
+                        stream, textbox, text_overflow, block_ellipsis, matrix)
+                known = drawn.setdefault(font, {})
             for glyph_id, _, _, y_offset in glyphs:
                 if y_offset or (glyph_id & unknown and glyph_id != empty):
                     return weasyprint_draw(
                         stream, textbox, text_overflow, block_ellipsis, matrix)
-            runs.append((glyph_item, pango_font, font, font_size, glyphs))
+            runs.append((glyph_item, pango_font, font, font_size, known, glyphs))
 
         stream.set_text_matrix(*matrix.values)
         previous_pango_font = None
         string = ""
-        for glyph_item, pango_font, font, font_size, glyphs in runs:
+        for glyph_item, pango_font, font, font_size, known, glyphs in runs:
             if pango_font != previous_pango_font:
                 previous_pango_font = pango_font
                 if string:
                     stream.show_text(string)
                 string = ""
                 stream.set_font_size(font.hash, 1 if font.bitmap else font_size)
-            known = drawn.setdefault(font, {})
             to_unicode = font.to_unicode
             utf8_text = None
             parts = ["<"]
