@@ -20,7 +20,7 @@ from flask import Response, current_app, render_template
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from . import glyphs, textlayout
+from . import glyphs, newlines, textlayout
 from .lines import figures, gin_hand_lines, line
 from .pictures import Pictures
 
@@ -68,6 +68,7 @@ def html_to_pdf(html: str, pictures: Pictures | None = None) -> bytes:
     _share_the_interpreter()
     textlayout.install()  # once a process; a WeasyPrint it does not fit prints as it is
     glyphs.install()
+    newlines.install()
     static = Path(current_app.static_folder or current_app.root_path).resolve()
     fetcher = _static_fetcher(weasyprint, static)
     font_config, css = _typesetter(weasyprint)
