@@ -8,9 +8,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+import replaced_parts
 from flask import Flask
 from flask.testing import FlaskClient
-from test_pdf_textlayout import every_document_url
+from replaced_parts import every_document_url, print_all
 
 from scorekeeper.pdf import glyphs, render
 
@@ -31,22 +32,11 @@ def weasyprint_draw() -> Iterator[Any]:
 
 def both_ways(print_: Callable[[], list[bytes]], monkeypatch: pytest.MonkeyPatch
               ) -> tuple[list[bytes], list[bytes]]:
-    """What ``print_()`` prints with our glyph drawing, then with WeasyPrint's own
-    (printing puts ours in place: not while it prints the second time)."""
+    """What ``print_()`` prints with our glyph drawing, then with WeasyPrint's own."""
     from weasyprint.draw import text
 
-    ours = print_()
-    assert hasattr(text.draw_first_line, "weasyprint_draw")
-    with monkeypatch.context() as patched:
-        patched.setattr(glyphs, "install", lambda: False)
-        glyphs.uninstall()
-        try:
-            theirs = print_()
-            assert not hasattr(text.draw_first_line, "weasyprint_draw")
-        finally:
-            glyphs.uninstall()
-    assert glyphs.install()
-    return ours, theirs
+    return replaced_parts.both_ways(print_, monkeypatch, glyphs, text, "draw_first_line",
+                                    "weasyprint_draw")
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "fa"])
@@ -54,17 +44,7 @@ def test_every_printed_document_is_the_same_bytes_either_way(
     client: FlaskClient, weasyprint_draw: Any, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     urls = every_document_url(client, language)
-    headers = {"Accept-Language": language}
-
-    def print_all() -> list[bytes]:
-        documents = []
-        for url in urls:
-            response = client.get(url, headers=headers)
-            assert response.status_code == 200, url
-            documents.append(response.data)
-        return documents
-
-    ours, theirs = both_ways(print_all, monkeypatch)
+    ours, theirs = both_ways(lambda: print_all(client, urls, language), monkeypatch)
     for url, mine, whole in zip(urls, ours, theirs, strict=True):
         assert mine == whole, url
 

@@ -8,10 +8,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+import replaced_parts
 from flask import Flask
 from flask.testing import FlaskClient
-from layout import KINDS, NAMES, PLAYERS, sample_game
-from test_pdf_parse import PAD_KINDS, all_pages, staked_game_with_cards
+from layout import KINDS
+from replaced_parts import every_document_url, print_all
+from test_pdf_parse import PAD_KINDS, all_pages
 
 from scorekeeper.pdf import render, textlayout
 
@@ -31,32 +33,11 @@ def weasyprint_layout() -> Iterator[Any]:
 
 
 def both_ways(print_: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
-    """What ``print_()`` prints with our layouts, then with WeasyPrint's own (printing
-    puts ours in place: not while it prints the second time)."""
+    """What ``print_()`` prints with our layouts, then with WeasyPrint's own."""
     from weasyprint.text import line_break
 
-    ours = print_()
-    assert hasattr(line_break.Layout, "weasyprint_layout")
-    with monkeypatch.context() as patched:
-        patched.setattr(textlayout, "install", lambda: False)
-        textlayout.uninstall()
-        try:
-            theirs = print_()
-            assert not hasattr(line_break.Layout, "weasyprint_layout")
-        finally:
-            textlayout.uninstall()
-    assert textlayout.install()
-    return ours, theirs
-
-
-def every_document_url(client: FlaskClient, language: str) -> list[str]:
-    urls = [f"/g/{sample_game(client, kind, language)}/sheet.pdf?appendix=1" for kind in KINDS]
-    urls.append(f"/g/{staked_game_with_cards(client, language)}/sheet.pdf?appendix=1")
-    for kind in PAD_KINDS:
-        names = "".join(f"&player{i + 1}={name}"
-                        for i, name in enumerate(NAMES[language][: PLAYERS.get(kind, 2)]))
-        urls.append(f"/pads/pad.pdf?game={kind}&rows=12{names}")
-    return urls
+    return replaced_parts.both_ways(print_, monkeypatch, textlayout, line_break, "Layout",
+                                    "weasyprint_layout")
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "fa"])
@@ -64,17 +45,7 @@ def test_every_printed_document_is_the_same_bytes_either_way(
     client: FlaskClient, weasyprint_layout: Any, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     urls = every_document_url(client, language)
-    headers = {"Accept-Language": language}
-
-    def print_all() -> list[bytes]:
-        documents = []
-        for url in urls:
-            response = client.get(url, headers=headers)
-            assert response.status_code == 200, url
-            documents.append(response.data)
-        return documents
-
-    ours, theirs = both_ways(print_all, monkeypatch)
+    ours, theirs = both_ways(lambda: print_all(client, urls, language), monkeypatch)
     assert len(ours) == len(KINDS) + 1 + len(PAD_KINDS)
     for url, mine, whole in zip(urls, ours, theirs, strict=True):
         assert mine == whole, url

@@ -22,33 +22,20 @@ as WeasyPrint does it.
 
 from __future__ import annotations
 
-import hashlib
-import inspect
 import struct
-import threading
 import weakref
 from functools import cache
 from typing import Any
 
+from .replaced import put_back, put_in_place, source_digest
+
 # WeasyPrint 70's ``draw_first_line``: the SHA-256 of its source with its white space
-# squeezed (``source_digest``).
+# squeezed (``replaced.source_digest``).
 EXPECTED_DIGEST = "4228cb54f323a735caca1a799dd0a47c827913b88920942664c3885aad65bbde"
 
 # A ``PangoGlyphInfo``: the glyph (guint32), its geometry (width, x and y offsets:
 # gint32 each), then its attributes (a guint32 of bit fields), 20 bytes.
 GLYPH_INFO = struct.Struct("<Iiii4x")
-
-_lock = threading.Lock()
-
-
-def source_digest(function: Any) -> str:
-    """The SHA-256 of a function's source with its white space squeezed ("" if none)."""
-    try:
-        source = " ".join(inspect.getsource(function).split())
-    except (OSError, TypeError):
-        return ""
-    return hashlib.sha256(source.encode()).hexdigest()
-
 
 @cache
 def fits(function: Any) -> bool:
@@ -177,20 +164,12 @@ def install() -> bool:
     from weasyprint.draw import text
     from weasyprint.text.ffi import FROM_UNITS, ffi, pango
 
-    with _lock:
-        current = text.draw_first_line
-        if hasattr(current, "weasyprint_draw"):  # ours already
-            return True
-        if not fits(current):
-            return False
-        text.draw_first_line = glyph_drawing(current, ffi, pango, FROM_UNITS)
-        return True
+    return put_in_place(text, "draw_first_line", "weasyprint_draw", fits,
+                        lambda theirs: glyph_drawing(theirs, ffi, pango, FROM_UNITS))
 
 
 def uninstall() -> None:
     """WeasyPrint's own ``draw_first_line`` back in its place (the tests print both ways)."""
     from weasyprint.draw import text
 
-    with _lock:
-        text.draw_first_line = getattr(text.draw_first_line, "weasyprint_draw",
-                                       text.draw_first_line)
+    put_back(text, "draw_first_line", "weasyprint_draw")

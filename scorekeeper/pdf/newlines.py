@@ -21,19 +21,15 @@ against (compared by its source); over any other, printing is as WeasyPrint does
 
 from __future__ import annotations
 
-import threading
 from functools import cache
 from typing import Any
 
-from .glyphs import source_digest
+from .replaced import put_back, put_in_place, source_digest
 
 # WeasyPrint 70's ``split_first_line``: the SHA-256 of its source, white space squeezed.
 EXPECTED_DIGEST = "274dcf25a1775b52b20fb5cefe80f2d3602f11bda892360cc82d77c81b54db1e"
 
 PRESERVED = frozenset({"pre", "pre-wrap"})  # white-space values that keep newlines
-
-_lock = threading.Lock()
-
 
 @cache
 def fits(function: Any) -> bool:
@@ -70,14 +66,8 @@ def install() -> bool:
     not the one it was written for)."""
     from weasyprint.layout import inline
 
-    with _lock:
-        current = inline.split_first_line
-        if hasattr(current, "weasyprint_split"):  # ours already
-            return True
-        if not fits(current):
-            return False
-        inline.split_first_line = split_at_newline(current)
-        return True
+    return put_in_place(inline, "split_first_line", "weasyprint_split", fits,
+                        split_at_newline)
 
 
 def uninstall() -> None:
@@ -85,6 +75,4 @@ def uninstall() -> None:
     ways)."""
     from weasyprint.layout import inline
 
-    with _lock:
-        inline.split_first_line = getattr(inline.split_first_line, "weasyprint_split",
-                                          inline.split_first_line)
+    put_back(inline, "split_first_line", "weasyprint_split")

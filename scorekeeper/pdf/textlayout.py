@@ -23,10 +23,10 @@ as WeasyPrint does it, only slower.
 
 from __future__ import annotations
 
-import inspect
-import threading
 from functools import cache
 from typing import Any
+
+from . import replaced
 
 # Where Pango ends a paragraph (and a line separator, to be safe): text without any of
 # these is one paragraph whatever the mode.
@@ -39,22 +39,11 @@ EXPECTED = {
                   "self.set_text(self.text, justify=True)",
 }
 
-_lock = threading.Lock()
-
-
-def _source(function: Any) -> str:
-    """A function's source with its white space squeezed, or "" if it has none."""
-    try:
-        return " ".join(inspect.getsource(function).split())
-    except (OSError, TypeError):
-        return ""
-
-
 @cache
 def fits(layout_class: Any) -> bool:
     """Whether ``layout_class`` deactivates and reactivates as ``KeptLayout`` expects
     (read once a class: every print asks, until it is in place)."""
-    return all(_source(getattr(layout_class, name, None)) == source
+    return all(replaced.source(getattr(layout_class, name, None)) == source
                for name, source in EXPECTED.items())
 
 
@@ -97,19 +86,12 @@ def install() -> bool:
     from weasyprint.text import line_break
     from weasyprint.text.ffi import pango
 
-    with _lock:
-        current = line_break.Layout
-        if hasattr(current, "weasyprint_layout"):  # ours already
-            return True
-        if not fits(current):
-            return False
-        line_break.Layout = kept_layout_class(current, pango)
-        return True
+    return replaced.put_in_place(line_break, "Layout", "weasyprint_layout", fits,
+                                 lambda theirs: kept_layout_class(theirs, pango))
 
 
 def uninstall() -> None:
     """WeasyPrint's own ``Layout`` back in its place (the tests print both ways)."""
     from weasyprint.text import line_break
 
-    with _lock:
-        line_break.Layout = getattr(line_break.Layout, "weasyprint_layout", line_break.Layout)
+    replaced.put_back(line_break, "Layout", "weasyprint_layout")
