@@ -223,36 +223,61 @@ def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone
     at once on return, after failed answers 1, 2, 4, 8, 16 s between tries, then half a
     minute at most, and with no answer at all 4 s at most."""
     game = create(live_url, "gin", ["Ann", "Bob"])
-    polls: list[str] = []
-    answered: list[str] = []  # a poll's request done (an empty 304 counts as "failed")
-    live = f"{live_url}/g/{game['id']}/live"
-    phone.on("request", lambda r: polls.append(r.url) if r.url == live else None)
-    for event in ("requestfinished", "requestfailed"):
-        phone.on(event, lambda r: answered.append(r.url) if r.url == live else None)
     noon = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
     phone.clock.install(time=noon)
+    # What the page does, seen from inside it: each poll it starts (the time on its clock)
+    # and each next try it sets (after the answer, or the lack of one, is in). The
+    # browser's own visibility and network events are kept from the page: the test plays
+    # them, so that nothing but the page's clock starts a poll.
+    phone.add_init_script(
+        """
+        window.polls = [];
+        window.tries = [];
+        var fetch0 = window.fetch, setTimeout0 = window.setTimeout;
+        window.fetch = function (input) {
+          if (String(input).endsWith("/live")) window.polls.push(Date.now());
+          return fetch0.apply(this, arguments);
+        };
+        window.setTimeout = function (callback, ms) {
+          if (callback && callback.name === "poll") window.tries.push(ms);
+          return setTimeout0.apply(this, arguments);
+        };
+        ["visibilitychange", "online", "offline"].forEach(function (type) {
+          window.addEventListener(type, function (event) {
+            if (event.isTrusted) event.stopImmediatePropagation();
+          }, true);
+        });
+        """
+    )
     phone.clock.pause_at(noon + timedelta(seconds=1))  # from here the time moves by hand
     phone.goto(f"{live_url}/g/{game['id']}")
 
+    def page() -> tuple[list[int], int, int]:
+        """The polls so far, how many next tries were set, and the time on the clock."""
+        return tuple(phone.evaluate("[window.polls, window.tries.length, Date.now()]"))
+
     def one_poll_after(ms: int) -> None:
-        """``ms`` on the page's clock bring exactly one poll, answered before going on
-        (the page sets its next try once the answer is in)."""
-        before = len(polls)
+        """``ms`` on the page's clock bring exactly one poll, at the last of them, and the
+        test goes on once the page has set its next try (it does so when the answer, or
+        the lack of one, is in)."""
+        before, tries, _ = page()
         if ms > 1:
             quiet(ms - 1)
         phone.clock.run_for(1)
         for _ in range(500):
-            if len(answered) > before:
+            polls, set_, now = page()
+            if set_ > tries:
                 break
             phone.wait_for_timeout(10)
-        assert (len(polls), len(answered)) == (before + 1, before + 1)
+        assert polls[:-1] == before and now - 1 <= polls[-1] <= now
+        assert set_ == tries + 1
 
     def quiet(ms: int) -> None:
         """``ms`` on the page's clock bring no poll."""
-        before = len(polls)
+        before = page()[0]
         phone.clock.run_for(ms)
         phone.wait_for_timeout(100)  # a request the page started would have shown by now
-        assert len(polls) == before
+        assert page()[0] == before
 
     for _ in range(3):
         one_poll_after(1000)
