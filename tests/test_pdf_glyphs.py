@@ -4,47 +4,32 @@ comes out the same, byte for byte, as with WeasyPrint's own ``draw_first_line``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import replaced_parts
 from flask import Flask
 from flask.testing import FlaskClient
-from replaced_parts import every_document_url, print_all
 
 from scorekeeper.pdf import glyphs, render
 
 pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
 
+PART = replaced_parts.Part(glyphs, "weasyprint.draw.text", "draw_first_line", "weasyprint_draw")
+
 
 @pytest.fixture
 def weasyprint_draw() -> Iterator[Any]:
     """WeasyPrint's own ``draw_first_line``, with ours put back in place afterwards."""
-    from weasyprint.draw import text
-
-    glyphs.install()
-    ours = text.draw_first_line
-    assert ours.weasyprint_draw is not ours
-    yield ours.weasyprint_draw
-    text.draw_first_line = ours
-
-
-def both_ways(print_: Callable[[], list[bytes]], monkeypatch: pytest.MonkeyPatch
-              ) -> tuple[list[bytes], list[bytes]]:
-    """What ``print_()`` prints with our glyph drawing, then with WeasyPrint's own."""
-    from weasyprint.draw import text
-
-    return replaced_parts.both_ways(print_, monkeypatch, glyphs, text, "draw_first_line",
-                                    "weasyprint_draw")
+    yield from PART.weasyprints_own()
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "fa"])
 def test_every_printed_document_is_the_same_bytes_either_way(
     client: FlaskClient, weasyprint_draw: Any, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    urls = every_document_url(client, language)
-    ours, theirs = both_ways(lambda: print_all(client, urls, language), monkeypatch)
+    urls, ours, theirs = PART.every_document_both_ways(client, language, monkeypatch)
     for url, mine, whole in zip(urls, ours, theirs, strict=True):
         assert mine == whole, url
 
@@ -93,7 +78,7 @@ def test_odd_lines_are_weasyprints_to_draw_and_print_the_same_bytes(
         with app.test_request_context():
             return [render.html_to_pdf(html)]
 
-    mine, theirs = both_ways(print_one, monkeypatch)
+    mine, theirs = PART.both_ways(print_one, monkeypatch)
     assert mine == theirs
 
 

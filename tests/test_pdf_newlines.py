@@ -4,48 +4,35 @@ printed document comes out the same, byte for byte, as with WeasyPrint's own
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 import replaced_parts
 from flask import Flask
 from flask.testing import FlaskClient
-from replaced_parts import every_document_url, print_all
 from test_pdf_textlayout import ODD_TEXT
 
 from scorekeeper.pdf import newlines, render
 
 pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
 
+PART = replaced_parts.Part(
+    newlines, "weasyprint.layout.inline", "split_first_line", "weasyprint_split"
+)
+
 
 @pytest.fixture
 def weasyprint_split() -> Iterator[Any]:
     """WeasyPrint's own ``split_first_line``, with ours put back in place afterwards."""
-    from weasyprint.layout import inline
-
-    newlines.install()
-    ours = inline.split_first_line
-    assert ours.weasyprint_split is not ours
-    yield ours.weasyprint_split
-    inline.split_first_line = ours
-
-
-def both_ways(print_: Callable[[], list[bytes]], monkeypatch: pytest.MonkeyPatch
-              ) -> tuple[list[bytes], list[bytes]]:
-    """What ``print_()`` prints with our line splitting, then with WeasyPrint's own."""
-    from weasyprint.layout import inline
-
-    return replaced_parts.both_ways(print_, monkeypatch, newlines, inline, "split_first_line",
-                                    "weasyprint_split")
+    yield from PART.weasyprints_own()
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "fa"])
 def test_every_printed_document_is_the_same_bytes_either_way(
     client: FlaskClient, weasyprint_split: Any, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    urls = every_document_url(client, language)
-    ours, theirs = both_ways(lambda: print_all(client, urls, language), monkeypatch)
+    urls, ours, theirs = PART.every_document_both_ways(client, language, monkeypatch)
     for url, mine, whole in zip(urls, ours, theirs, strict=True):
         assert mine == whole, url
 
@@ -65,7 +52,7 @@ def test_other_text_prints_the_same_bytes_either_way(
         with app.test_request_context():
             return [render.html_to_pdf(html)]
 
-    ours, theirs = both_ways(print_one, monkeypatch)
+    ours, theirs = PART.both_ways(print_one, monkeypatch)
     assert ours == theirs
 
 

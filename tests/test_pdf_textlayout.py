@@ -12,40 +12,26 @@ import replaced_parts
 from flask import Flask
 from flask.testing import FlaskClient
 from layout import KINDS
-from replaced_parts import every_document_url, print_all
 from test_pdf_parse import PAD_KINDS, all_pages
 
 from scorekeeper.pdf import render, textlayout
 
 pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
 
+PART = replaced_parts.Part(textlayout, "weasyprint.text.line_break", "Layout", "weasyprint_layout")
+
 
 @pytest.fixture
 def weasyprint_layout() -> Iterator[Any]:
     """WeasyPrint's own ``Layout`` class, with ours put back in place afterwards."""
-    from weasyprint.text import line_break
-
-    textlayout.install()
-    kept = line_break.Layout
-    assert kept.weasyprint_layout is not kept
-    yield kept.weasyprint_layout
-    line_break.Layout = kept
-
-
-def both_ways(print_: Any, monkeypatch: pytest.MonkeyPatch) -> tuple[list[Any], list[Any]]:
-    """What ``print_()`` prints with our layouts, then with WeasyPrint's own."""
-    from weasyprint.text import line_break
-
-    return replaced_parts.both_ways(print_, monkeypatch, textlayout, line_break, "Layout",
-                                    "weasyprint_layout")
+    yield from PART.weasyprints_own()
 
 
 @pytest.mark.parametrize("language", ["en", "ru", "fa"])
 def test_every_printed_document_is_the_same_bytes_either_way(
     client: FlaskClient, weasyprint_layout: Any, language: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    urls = every_document_url(client, language)
-    ours, theirs = both_ways(lambda: print_all(client, urls, language), monkeypatch)
+    urls, ours, theirs = PART.every_document_both_ways(client, language, monkeypatch)
     assert len(ours) == len(KINDS) + 1 + len(PAD_KINDS)
     for url, mine, whole in zip(urls, ours, theirs, strict=True):
         assert mine == whole, url
@@ -73,7 +59,7 @@ def test_odd_text_prints_the_same_bytes_either_way(
     app: Flask, weasyprint_layout: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     with app.test_request_context():
-        ours, theirs = both_ways(lambda: [render.html_to_pdf(ODD_TEXT)], monkeypatch)
+        ours, theirs = PART.both_ways(lambda: [render.html_to_pdf(ODD_TEXT)], monkeypatch)
     assert ours == theirs
     assert len(all_pages(ours[0])) >= 2  # the paragraphs go on over the pages
 
@@ -102,7 +88,7 @@ def test_a_sheet_builds_fewer_pango_layouts(
             render.html_to_pdf(html)
         return [len(built)]
 
-    ours, theirs = both_ways(print_one, monkeypatch)
+    ours, theirs = PART.both_ways(print_one, monkeypatch)
     assert theirs[0] >= 80  # laid out once and drawn once a line, at least
     assert ours[0] <= theirs[0] - 40  # each of the 40 lines drawn without a new layout
 
