@@ -14,6 +14,7 @@ import fcntl
 import itertools
 import os
 import re
+import select
 import sqlite3
 import threading
 import time
@@ -333,14 +334,18 @@ def _failed(owner: Connection | Alone, raw: Any, exc: Exception, gone: bool, sql
     (``owner``: what holds the pool's connection ``raw``)."""
     engine = owner.engine
     if gone:
-        # As SQLAlchemy's own execution does: the pool's other connections as old as
-        # this one are replaced too at their next checkout (a database that restarted
-        # dropped them all), then this one is thrown away.
-        engine.pool._invalidate(raw, exc, _checkin=False)
-        (owner if isinstance(owner, Connection) else raw).invalidate(exc)
+        _throw_away(owner, raw, exc)
     dialect = engine.dialect
     return DBAPIError.instance(sql, values, exc, dialect.loaded_dbapi.Error,
                                connection_invalidated=gone, dialect=dialect)
+
+
+def _throw_away(owner: Connection | Alone, raw: Any, exc: Exception) -> None:
+    """As SQLAlchemy's own execution does with a connection found dead: the pool's
+    other connections as old as this one are replaced too at their next checkout (a
+    database that restarted dropped them all), then this one is thrown away."""
+    owner.engine.pool._invalidate(raw, exc, _checkin=False)
+    (owner if isinstance(owner, Connection) else raw).invalidate(exc)
 
 
 class _Compiled:
@@ -588,6 +593,25 @@ class Alone:
         if kept is None:
             kept = raw.info[_KEPT] = (set(), _psycopg().Transformer(self.driver))
         self.prepared, self.adapt = kept
+
+    def ended_by_server(self) -> bool:
+        """Whether the server ended this connection while it sat in the pool (it
+        restarted, or dropped its sessions), seen without a round trip: an idle
+        connection is sent nothing, so anything to read on its socket is the server's
+        goodbye (or, rarely, a notice, and that connection goes all the same). Such a
+        connection is thrown away with the pool's older ones before anything is sent
+        on it (``_throw_away``), and the caller takes another: what a save that writes
+        first (``api.games._save_alone``) does instead of retrying a write whose fate
+        it could not know."""
+        pgconn = self.driver.pgconn
+        if pgconn.status == _psycopg().pq.ConnStatus.OK:
+            poll = select.poll()
+            poll.register(pgconn.socket, select.POLLIN)
+            if not poll.poll(0):
+                return False
+        _throw_away(self, self.raw, self.dialect.loaded_dbapi.OperationalError(
+            "the server ended the connection while it was in the pool"))
+        return True
 
     def run(self, compiled: _Compiled, values: Any) -> Any:
         """Run one statement; its result as psycopg reads it (``rows``, ``count``)."""

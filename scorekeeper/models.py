@@ -48,7 +48,11 @@ class Game(Base):
     # silently saving over it.
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
-    updated_at: Mapped[datetime] = mapped_column(default=now_utc)
+    # Moved by every change to the game's row: by the ORM and by Core's ``update()``
+    # without being named (``onupdate``), and by the hand's own write. A save that goes
+    # on from the row kept in ``sharedrows`` checks it with the version: a row changed
+    # any other way (a group giving the game a stake) is then read again.
+    updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
     # The group of regular players the game counts for (no database foreign key: adding
     # one to an existing SQLite table means rebuilding it; the app keeps it tidy).
     group_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
@@ -100,6 +104,8 @@ class GameData(Protocol):
     @property
     def created_at(self) -> datetime: ...
     @property
+    def updated_at(self) -> datetime: ...
+    @property
     def stake(self) -> str | None: ...
     @property
     def currency(self) -> str | None: ...
@@ -130,6 +136,7 @@ class GameRow:
     setup: dict[str, Any]
     version: int
     created_at: datetime
+    updated_at: datetime
     stake: str | None
     currency: str | None
     tally: dict[str, Any] | None = None

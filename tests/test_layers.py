@@ -43,6 +43,7 @@ LAYERS = {
     "jsonbody": SHARED,
     "charts": SHARED,
     "races": SHARED,
+    "sharedrows": SHARED,  # memory the worker processes share (standard library only)
     "variants": VARIANTS,
     "records": VARIANTS,  # a group's standings and money, from each kind's replay
     "games": PAGES,
@@ -54,7 +55,7 @@ LAYERS = {
     "groups": PAGES,
     "pwa": PAGES,
     "cli": APP,
-    "serving": APP,  # gunicorn's hooks (imports nothing of the app)
+    "serving": APP,  # gunicorn's hooks (import nothing of the app but sharedrows)
     "migrations": APP,
     "__init__": APP,
     "__main__": APP,

@@ -340,14 +340,14 @@ def test_a_game_changed_between_the_read_and_the_write_gets_the_hand_after_the_c
     stored = [hand_inputs(hand, 2) for hand in (knock(ANN, 3, 12), gin(BOB, 7), knock(ANN, 5, 6))]
 
     def another_phone_first(connection: Any, game: Any, number: int, inputs: Any,
-                            **kw: Any) -> None:
+                            **kw: Any) -> Any:
         if not writes:
             with app.extensions["scorekeeper.engine"].begin() as other:
                 other.execute(insert(Hand).values(game_id=game_id, number=2, inputs=stored[1]))
                 other.execute(update(Game).where(Game.id == game_id)
                               .values(version=Game.version + 1, tally=None))
         writes.append((number, kw["unlocked"]))
-        original(connection, game, number, inputs, **kw)
+        return original(connection, game, number, inputs, **kw)
 
     monkeypatch.setattr(service, "write_new_hand", another_phone_first)
     status, answer = send(client, game_id, headers, knock(ANN, 5, 6), key="phone-2")
@@ -391,6 +391,95 @@ def test_a_checked_write_of_a_game_changed_since_it_was_read_writes_nothing(
         assert session.query(Submission).filter_by(key="late").count() == 0
         assert session.get(Game, game_id).version == 2  # type: ignore[union-attr]
     assert kept(app, game_id) == tally(2, 2, [9, 27], [1, 1], BOB)
+
+
+KEPT_ROWS = "the rows kept between hands serve PostgreSQL's checked write; on SQLite the " \
+    "save reads the game under the write lock it holds anyway"
+
+
+def count_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The games read from the database (``service.read_row``) from now on."""
+    read, original = [], service.read_row
+
+    def counted(connection: Any, game_id: str, **kw: Any) -> Any:
+        read.append(game_id)
+        return original(connection, game_id, **kw)
+
+    monkeypatch.setattr(service, "read_row", counted)
+    return read
+
+
+@pytest.mark.skipif(not PG_URL, reason=KEPT_ROWS)
+def test_a_hand_goes_on_from_the_row_the_last_hand_kept_without_reading_the_game(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first example again (9; 9 and 27; 37 and 27). After the first hand (which
+    starts the tally, the whole way), no hand reads the game: each goes on from the
+    row the last one kept (``sharedrows``), and is answered word for word as a hand of
+    a game read afresh: the second game has its kept row thrown away before each."""
+    kept_game, headers = new_game(client)
+    read_game, read_headers = new_game(client)
+    hands = [knock(ANN, 3, 12), gin(BOB, 7), knock(ANN, 2, 30)]
+    answers, reads = [], []
+    for hand in hands:
+        answers.append(send(client, kept_game, headers, hand))
+        with app.app_context():
+            service.shared_rows().drop(read_game)
+        again = send(client, read_game, read_headers, hand)
+        same = {"id": kept_game, "created_at": answers[-1][1]["created_at"]}
+        assert (again[0], again[1] | same) == answers[-1]
+        reads = reads or count_reads(monkeypatch)
+    assert [(status, answer["totals"]) for status, answer in answers] == [
+        (201, [9, 0]), (201, [9, 27]), (201, [37, 27])]
+    assert reads == [read_game, read_game]
+    assert kept(app, kept_game) == tally(3, 3, [37, 27], [2, 1], ANN)
+    assert client.get(f"/api/v1/games/{kept_game}").get_json()["totals"] == [37, 27]
+
+
+@pytest.mark.skipif(not PG_URL, reason=KEPT_ROWS)
+def test_two_workers_go_on_from_the_rows_they_share(
+    make_app: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two apps on one database and one shared memory, as gunicorn's two workers: the
+    hands sent to each in turn read the game once, the first time."""
+    from scorekeeper import sharedrows
+
+    monkeypatch.setattr(sharedrows, "_shared", None)
+    sharedrows.share()
+    first, second = make_app().test_client(), make_app().test_client()
+    game_id, headers = new_game(first)
+    answers = [send(first, game_id, headers, knock(ANN, 3, 12))]
+    reads = count_reads(monkeypatch)
+    answers += [send(worker, game_id, headers, hand) for worker, hand in (
+        (second, gin(BOB, 7)), (first, knock(ANN, 2, 30)), (second, knock(ANN, 1, 2)))]
+    assert [(status, a["hand"], a["totals"]) for status, a in answers] == [
+        (201, 1, [9, 0]), (201, 2, [9, 27]), (201, 3, [37, 27]), (201, 4, [38, 27])]
+    assert reads == []
+
+
+@pytest.mark.skipif(not PG_URL, reason=KEPT_ROWS)
+def test_a_game_put_in_a_group_since_its_last_hand_is_read_again_and_gets_its_stake(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann knocks 3 against 12 (9); then the game goes into a group playing for 0.02
+    USD a point, which leaves its version as it was but moves its ``updated_at``: the
+    write from the row kept without a stake finds the game changed and writes nothing,
+    the game is read, and the second hand (Bob's gin, 27) is answered with the stake."""
+    from tests.helpers import new_game as start
+    from tests.test_groups import new_group
+
+    game_id = start(client)
+    with app.app_context():
+        headers = {"X-Edit-Secret": get_session().get(Game, game_id).edit_secret}  # type: ignore[union-attr]
+    status, answer = send(client, game_id, headers, knock(ANN, 3, 12))
+    assert (status, answer["totals"], "stake" in answer) == (201, [9, 0], False)
+    group = new_group(client)
+    assert client.post(f"/groups/{group}/games", data={"add-game": game_id}).status_code == 302
+    reads = count_reads(monkeypatch)
+    status, answer = send(client, game_id, headers, gin(BOB, 7))
+    assert (status, answer["hand"], answer["totals"], answer["version"]) == (201, 2, [9, 27], 2)
+    assert (answer["stake"], answer["currency"]) == ("0.02", "USD")
+    assert reads == [game_id]
 
 
 @pytest.mark.skipif(not PG_URL, reason="statements sent alone are PostgreSQL's")

@@ -141,11 +141,13 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
     history entry, the new version and the new tally are written. Neither the game's
     hands nor an ORM session are touched.
 
-    On PostgreSQL in two statements, each its own transaction (``_save_alone``):
-    the row is read without a lock, and the write goes through only if the game's
-    version is still the one read (``service.write_new_hand`` with ``unlocked``),
-    else nothing is written. Elsewhere in one short transaction of the writer's own,
-    the row read locked (SQLite's write lock is taken at BEGIN).
+    On PostgreSQL in statements that are each their own transaction
+    (``_save_alone``): the write goes through only if the game's version and
+    ``updated_at`` are still those of the row it went on from
+    (``service.write_new_hand`` with ``unlocked``), else nothing is written; that
+    row is the one the last such hand kept (``service.kept_row``), or else one read
+    without a lock. Elsewhere in one short transaction of the writer's own, the row
+    read locked (SQLite's write lock is taken at BEGIN).
 
     ``None``, with nothing written, when the game cannot go on that way (not found, of
     a kind that keeps no tally, changed since its tally was kept or since it was read,
@@ -176,19 +178,41 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
 
 
 def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] | None:
-    """``_save_from_tally`` in two statements that each run alone (``db.Alone``): the
-    row read without a lock, then the checked write. The read is tried once more on a
-    new connection when the pooled one turns out dead (the database restarted since it
-    was last used, within ``db.PING_IDLE_SECONDS``): nothing is written yet."""
+    """``_save_from_tally`` in statements that each run alone (``db.Alone``): at once
+    the checked write, from the game's row as the last hand saved this way left it
+    (``service.kept_row``, shared by the server's processes); when there is none, or
+    the write finds the game changed since, the row read without a lock and the
+    checked write again. The row saved is kept for the next hand.
+
+    A pooled connection that the database ended since it was last used (a restart,
+    within ``db.PING_IDLE_SECONDS``) is seen before anything is sent on it and another
+    is taken; the read is also tried once more on a new connection when it finds its
+    connection dead: nothing is written yet."""
+    kept = service.kept_row(game_id)
     for last_try in (False, True):
         with alone() as connection:
-            try:
-                game = service.read_row(connection, game_id, lock=False, hands=False)
-            except DBAPIError as exc:
-                if last_try or not exc.connection_invalidated:
-                    raise
-                continue  # the pool hands out a new connection
-            return _save_from_tally(connection, game, body, unlocked=True)
+            if not last_try and connection.ended_by_server():
+                continue
+            saved = None
+            if kept is not None:
+                try:
+                    saved = _save_from_tally(connection, kept, body, unlocked=True)
+                except service.Conflict:
+                    kept = None  # changed since it was kept: read as it is now
+                else:
+                    if saved is None:  # cannot go on from the tally: the other path's
+                        return None
+            if saved is None:
+                try:
+                    game = service.read_row(connection, game_id, lock=False, hands=False)
+                except DBAPIError as exc:
+                    if last_try or not exc.connection_invalidated:
+                        raise
+                    continue  # the pool hands out a new connection
+                saved = _save_from_tally(connection, game, body, unlocked=True)
+        if saved is not None:
+            service.keep_row(saved[0])
+        return saved
     raise AssertionError("unreachable")  # the last try returns or raises
 
 
@@ -211,9 +235,10 @@ def _save_from_tally(
     if played.finished:
         return None
     tally = variant.kept_tally(played, game.version + 1)
-    service.write_new_hand(connection, game, number, inputs, token=key, by="API",
-                           unlocked=unlocked, tally=tally)
+    written = service.write_new_hand(connection, game, number, inputs, token=key, by="API",
+                                     unlocked=unlocked, tally=tally)
     game.version += 1
+    game.updated_at, game.tally = written, tally
     return game, played, number
 
 
@@ -252,6 +277,8 @@ def _save(
             ) from None
         stored = db.get(Game, game.id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
+    if new and autocommits():  # the next hand goes on from it (``_save_alone``)
+        service.keep_row(game)
     answer = game_json(game, played if new else None, hands=False)
     return jsonify(answer | {"hand": number}), 201 if new else 200
 

@@ -17,10 +17,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import fields
+from datetime import datetime
 from functools import cache
 from operator import itemgetter
 from typing import Any
 
+from flask import current_app
 from sqlalchemy import (
     ColumnElement,
     Connection,
@@ -41,8 +43,10 @@ from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlalchemy.sql.dml import UpdateBase
 
+from .. import sharedrows
 from ..db import Alone, Prepared
 from ..models import Change, Game, GameData, GameRow, Hand, HandRow, Submission, now_utc
+from ..sharedrows import SharedRows
 
 
 class Conflict(Exception):
@@ -223,12 +227,12 @@ def add_hand(
     number = len(game.hands) + 1
     stored = dict(inputs)
     db.flush()  # the statements go through the session's connection, after its changes
-    write_new_hand(db.connection(), game, number, stored, token=token, by=by,
-                   unlocked=unlocked, tally=tally)
+    written = write_new_hand(db.connection(), game, number, stored, token=token, by=by,
+                             unlocked=unlocked, tally=tally)
     if isinstance(game, GameRow):
         game.hands.append(HandRow(number, stored))
         game.version += 1
-        game.tally = tally
+        game.updated_at, game.tally = written, tally
     else:  # an ORM game: its collections are read again when next needed
         assert isinstance(game, Game)
         set_committed_value(game, "version", game.version + 1)
@@ -246,18 +250,62 @@ def write_new_hand(
     by: str,
     unlocked: bool = False,
     tally: dict[str, Any] | None = None,
-) -> None:
+) -> datetime:
     """Write hand ``number`` with its key, its history entry, the game's new version
     and ``tally`` (``add_hand``), through ``connection`` in the transaction it is in,
-    which holds the game locked (or ``unlocked``: see ``add_hand``). A used token
-    raises ``IntegrityError``."""
+    which holds the game locked (or ``unlocked``: see ``add_hand``); the time written
+    as the game's ``updated_at``. A used token raises ``IntegrityError``.
+
+    On PostgreSQL a save ``unlocked`` goes through only if the game's version and its
+    ``updated_at`` are still ``game``'s: ``game`` may be the row kept in ``sharedrows``
+    rather than one just read, and every change to a game's row moves its
+    ``updated_at`` (``models.Game``), the few that leave the version alone too."""
+    now = now_utc()
     params = {"game_id": game.id, "number": number, "inputs": inputs, "key": token, "by": by,
-              "now": now_utc(), "read": game.version, "tally": tally}
+              "now": now, "read": game.version, "read_at": game.updated_at, "tally": tally}
     statements = _write_statements(connection.dialect.name, bool(token), unlocked)
     for i, statement in enumerate(statements):
         written = statement.execute(connection, params)
         if unlocked and i == 0 and written != 1:
             raise Conflict  # another phone changed the game since it was read
+    return now
+
+
+def kept_row(game_id: str) -> GameRow | None:
+    """The game's row as the last hand saved from it left it, kept in the memory the
+    server's processes share (``sharedrows``), or ``None``. Only a guess: a save from
+    it must be the checked write (``write_new_hand`` with ``unlocked``)."""
+    entry = shared_rows().get(game_id)
+    if entry is None:
+        return None
+    for i in _KEPT_TIMES:
+        entry[i] = datetime.fromisoformat(entry[i])
+    return GameRow(*entry)
+
+
+def keep_row(game: GameRow) -> None:
+    """Keep ``game``'s row (not its hands) for the next hand (``kept_row``); call it
+    once the row is saved as it stands."""
+    entry = [getattr(game, name) for name in _KEPT_FIELDS]
+    for i in _KEPT_TIMES:
+        entry[i] = entry[i].isoformat()
+    shared_rows().put(game.id, entry)
+
+
+def shared_rows() -> SharedRows:
+    """The app's store of kept rows: the one the server's processes share when it made
+    one (``sharedrows.share``, gunicorn's master), else the app's own."""
+    rows: SharedRows | None = current_app.extensions.get(_ROWS)
+    if rows is None:
+        rows = current_app.extensions.setdefault(_ROWS, sharedrows.shared() or SharedRows())
+    return rows
+
+
+_ROWS = "scorekeeper.rows"
+# A kept row is its fields in GameRow's order but its hands (the last, left to their
+# default), its times as ISO text.
+_KEPT_FIELDS = tuple(f.name for f in fields(GameRow) if f.name != "hands")
+_KEPT_TIMES = tuple(i for i, f in enumerate(fields(GameRow)) if f.type == "datetime")
 
 
 # What each row of a new hand takes, column by column: the name of one of
@@ -320,13 +368,18 @@ def _write_statements(dialect: str, keyed: bool, unlocked: bool) -> tuple[Prepar
 
 
 def _checked(bump: Update, rows: list[tuple[type[Any], dict[str, Any]]]) -> UpdateBase:
-    """PostgreSQL: the version's update, only if it is still the one read, with the
-    inserts fed by the row it returns, as one statement whose count is 1 when it
-    saved the hand and 0 when the game had changed (and then nothing is written).
+    """PostgreSQL: the version's update, only if it and ``updated_at`` are still the
+    ones read, with the inserts fed by the row it returns, as one statement whose count
+    is 1 when it saved the hand and 0 when the game had changed (and then nothing is
+    written).
 
     Each part of a ``WITH`` runs once and to the end whether the statement reads it
     or not; the last insert is the statement itself, so that its count tells."""
-    checked = bump.where(Game.version == bindparam("read")).returning(Game.id).cte("bump")
+    checked = (
+        bump.where(Game.version == bindparam("read"), Game.updated_at == bindparam(
+            "read_at", type_=Game.__table__.c.updated_at.type))
+        .returning(Game.id).cte("bump")
+    )
     *others, last = [
         insert(model).from_select(
             list(values), select(*_new_hand_values(model, values, checked.c.id))
