@@ -156,3 +156,20 @@ def test_a_kept_game_row_comes_back_with_every_field_but_its_hands(app: Flask) -
         updated_at=datetime(2026, 12, 6, 2, 45, 43, 861801, tzinfo=UTC), stake="0.02",
         currency="USD", tally={"version": 12, "totals": [37, 27], "winner": None}, hands=[],
     )
+
+
+def test_a_row_kept_by_a_release_with_other_fields_is_taken_for_none(app: Flask) -> None:
+    """gunicorn's workers started after an upgrade share the memory with the ones
+    before: a row kept with another list of fields is never read into a GameRow."""
+    row = GameRow(id="g2", edit_secret="s", variant="gin", players=["Ann", "Bob"],
+                  rules={}, setup={}, version=1, created_at=datetime(2026, 12, 1, tzinfo=UTC),
+                  updated_at=datetime(2026, 12, 2, tzinfo=UTC), stake=None, currency=None)
+    with app.app_context():
+        service.keep_row(row)
+        assert service.kept_row("g2") == row
+        store = service.shared_rows()
+        older = store.get("g2")
+        assert older is not None and older[-1].startswith("id edit_secret variant players")
+        older[-1] = older[-1].replace(" stake currency", " currency")
+        store.put("g2", older)
+        assert service.kept_row("g2") is None

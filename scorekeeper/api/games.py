@@ -277,7 +277,7 @@ def _save(
             ) from None
         stored = db.get(Game, game.id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
-    if new and autocommits():  # the next hand goes on from it (``_save_alone``)
+    if new and autocommits() and game.tally is not None:  # the next hand goes on from it
         service.keep_row(game)
     answer = game_json(game, played if new else None, hands=False)
     return jsonify(answer | {"hand": number}), 201 if new else 200

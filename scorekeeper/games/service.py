@@ -276,8 +276,9 @@ def kept_row(game_id: str) -> GameRow | None:
     server's processes share (``sharedrows``), or ``None``. Only a guess: a save from
     it must be the checked write (``write_new_hand`` with ``unlocked``)."""
     entry = shared_rows().get(game_id)
-    if entry is None:
+    if entry is None or entry[-1] != _KEPT_LAYOUT:  # kept by a worker of another release
         return None
+    del entry[-1]
     for i in _KEPT_TIMES:
         entry[i] = datetime.fromisoformat(entry[i])
     return GameRow(*entry)
@@ -289,6 +290,7 @@ def keep_row(game: GameRow) -> None:
     entry = [getattr(game, name) for name in _KEPT_FIELDS]
     for i in _KEPT_TIMES:
         entry[i] = entry[i].isoformat()
+    entry.append(_KEPT_LAYOUT)
     shared_rows().put(game.id, entry)
 
 
@@ -303,9 +305,12 @@ def shared_rows() -> SharedRows:
 
 _ROWS = "scorekeeper.rows"
 # A kept row is its fields in GameRow's order but its hands (the last, left to their
-# default), its times as ISO text.
+# default), its times as ISO text, then the names of those fields: workers started
+# after an upgrade (gunicorn's HUP) share the memory with the ones before, and take a
+# row kept by a GameRow of other fields for none.
 _KEPT_FIELDS = tuple(f.name for f in fields(GameRow) if f.name != "hands")
 _KEPT_TIMES = tuple(i for i, f in enumerate(fields(GameRow)) if f.type == "datetime")
+_KEPT_LAYOUT = " ".join(_KEPT_FIELDS)
 
 
 # What each row of a new hand takes, column by column: the name of one of
