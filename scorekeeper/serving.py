@@ -32,4 +32,5 @@ def on_starting(server: Any) -> None:
     hands are saved through the API (``sharedrows``), inherited by each worker."""
     from .sharedrows import share
 
-    share()
+    rows = share()
+    server.log.info("memory the workers share: %d game rows", rows.slots)

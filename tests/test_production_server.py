@@ -119,6 +119,18 @@ def test_gunicorn_saves_a_hand_and_prints_the_sheet(
     answer = reply.json()
     assert answer["hand"] == 1
     assert answer["totals"] == [20, 0]
+    # More hands, each on a connection of its own, so that the workers take turns: on
+    # PostgreSQL each goes on from the row the last one kept in the memory they share.
+    # Bob's gin against 7: 20 + 7. Then Ann knocks 3 against 12 four times: 9 each.
+    hands = [{"outcome": "gin", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}]
+    hands += [{"outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
+               "defender_deadwood": 12}] * 4
+    for number, hand in enumerate(hands, 2):
+        reply = browser.post_json(f"/api/v1/games/{game['id']}/hands", hand,
+                                  headers={"X-Edit-Secret": game["edit_secret"]})
+        assert (reply.status, reply.json()["hand"]) == (201, number), reply.text
+    assert reply.json()["totals"] == [56, 27]
+    assert browser.get(f"/api/v1/games/{game['id']}").json()["totals"] == [56, 27]
 
     pdf = browser.get(f"/g/{game['id']}/sheet.pdf")
     assert pdf.status == 200
@@ -138,6 +150,9 @@ def test_gunicorn_saves_a_hand_and_prints_the_sheet(
         time.sleep(0.2)
     assert len(frozen) == workers, log
     assert min(int(count) for count in frozen.values()) > 50_000, log
+    # The master made the memory its workers share before it started them.
+    assert log.count("[INFO] memory the workers share: 4096 game rows") == 1, log
+    assert log.index("memory the workers share") < log.index("Booting worker"), log
 
 
 def test_a_worker_collects_what_building_left_then_freezes_what_is_alive(

@@ -10,6 +10,7 @@ from __future__ import annotations
 import multiprocessing
 import zlib
 from datetime import UTC, datetime
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -116,9 +117,12 @@ def test_gunicorns_master_makes_the_memory_its_workers_apps_use(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(sharedrows, "_shared", None)
-    serving.on_starting(None)  # in the master, before the workers are forked
+    said: list[tuple[Any, ...]] = []
+    master = SimpleNamespace(log=SimpleNamespace(info=lambda *args: said.append(args)))
+    serving.on_starting(master)  # in the master, before the workers are forked
     shared = sharedrows.shared()
     assert shared is not None
+    assert said == [("memory the workers share: %d game rows", 4096)]
     first, second = make_app(), make_app()  # two workers' apps
     for app in (first, second):
         with app.app_context():
