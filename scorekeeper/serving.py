@@ -1,7 +1,8 @@
 """gunicorn's hooks for ``scorekeeper serve`` (``--config=python:scorekeeper.serving``).
 
 gunicorn reads this module in its master process for its settings, so it imports
-nothing of the app but ``sharedrows`` (the standard library's only).
+nothing of the app but ``sharedrows`` (which imports the standard library and orjson
+only).
 """
 
 from __future__ import annotations

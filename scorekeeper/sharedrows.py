@@ -1,4 +1,4 @@
-"""A few kilobytes of memory per game that the server's worker processes share: the
+"""Memory that the server's worker processes share (8 MB: 4,096 slots of 2 KB): the
 row each game had when a hand was last saved through the API, so that the next hand
 can go on from it without reading the game first (``api.games._save_alone``).
 
@@ -17,10 +17,10 @@ The memory is one mapping made before the workers start (gunicorn's ``on_startin
 Each slot holds one entry: its length, a digest of it, and the entry itself as JSON
 (what a game's row reads as). Writing an entry copies it into its slot in one go; a
 reader that meets one half written finds the digest wrong and takes it for none.
-This module imports nothing of the app: gunicorn's master process imports it
-(``serving``). Entries are written by orjson (as ``jsoncodec`` writes JSON columns)
-and read by the standard library, which reads an integer beyond 64 bits as one, as
-a row read from the database does.
+Entries are written by orjson (as ``jsoncodec`` writes JSON columns) and read by the
+standard library, which reads an integer beyond 64 bits as one, as a row read from
+the database does. This module imports nothing of the app, only the standard library
+and orjson: gunicorn's master process imports it (``serving``).
 """
 
 from __future__ import annotations

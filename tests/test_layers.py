@@ -43,7 +43,7 @@ LAYERS = {
     "jsonbody": SHARED,
     "charts": SHARED,
     "races": SHARED,
-    "sharedrows": SHARED,  # memory the worker processes share (standard library only)
+    "sharedrows": SHARED,  # memory the worker processes share (nothing of the app)
     "variants": VARIANTS,
     "records": VARIANTS,  # a group's standings and money, from each kind's replay
     "games": PAGES,
@@ -142,6 +142,15 @@ def test_scoring_imports_only_itself_and_the_standard_library(path: Path) -> Non
         and name.split(".")[0] != "__future__"
     ]
     assert outside == []
+
+
+def test_gunicorns_master_imports_nothing_of_the_app_but_the_shared_memory() -> None:
+    """``serving`` and ``sharedrows`` are imported by gunicorn's master process, which
+    forks every worker: an app module imported there would stay in the workers as it
+    was when the master started, across a reload."""
+    of_the_package = {name for path in (PACKAGE / "serving.py", PACKAGE / "sharedrows.py")
+                      for _line, name in imported(path) if target_piece(name) is not None}
+    assert of_the_package == {"scorekeeper.sharedrows", "scorekeeper.sharedrows.share"}
 
 
 def test_the_pieces_import_each_other_without_a_circle() -> None:
