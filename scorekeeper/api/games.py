@@ -174,7 +174,15 @@ def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
     if saved is None:
         return None
     game, played, number = saved
+    _keep_for_the_next_hand(game)
     return jsonify(game_json(game, played, hands=False) | {"hand": number}), 201
+
+
+def _keep_for_the_next_hand(game: GameRow) -> None:
+    """Keep the row of a game just saved with its tally, where the next hand can go on
+    from it without reading it (``_save_alone``: PostgreSQL's one-statement saves)."""
+    if autocommits() and game.tally is not None:
+        service.keep_row(game)
 
 
 def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] | None:
@@ -182,7 +190,7 @@ def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] 
     the checked write, from the game's row as the last hand saved this way left it
     (``service.kept_row``, shared by the server's processes); when there is none, or
     the write finds the game changed since, the row read without a lock and the
-    checked write again. The row saved is kept for the next hand.
+    checked write again.
 
     A pooled connection that the database ended since it was last used (a restart,
     within ``db.PING_IDLE_SECONDS``) is seen before anything is sent on it and another
@@ -193,26 +201,18 @@ def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] 
         with alone() as connection:
             if not last_try and connection.ended_by_server():
                 continue
-            saved = None
             if kept is not None:
                 try:
-                    saved = _save_from_tally(connection, kept, body, unlocked=True)
+                    return _save_from_tally(connection, kept, body, unlocked=True)
                 except service.Conflict:
                     kept = None  # changed since it was kept: read as it is now
-                else:
-                    if saved is None:  # cannot go on from the tally: the other path's
-                        return None
-            if saved is None:
-                try:
-                    game = service.read_row(connection, game_id, lock=False, hands=False)
-                except DBAPIError as exc:
-                    if last_try or not exc.connection_invalidated:
-                        raise
-                    continue  # the pool hands out a new connection
-                saved = _save_from_tally(connection, game, body, unlocked=True)
-        if saved is not None:
-            service.keep_row(saved[0])
-        return saved
+            try:
+                game = service.read_row(connection, game_id, lock=False, hands=False)
+            except DBAPIError as exc:
+                if last_try or not exc.connection_invalidated:
+                    raise
+                continue  # the pool hands out a new connection
+            return _save_from_tally(connection, game, body, unlocked=True)
     raise AssertionError("unreachable")  # the last try returns or raises
 
 
@@ -235,10 +235,8 @@ def _save_from_tally(
     if played.finished:
         return None
     tally = variant.kept_tally(played, game.version + 1)
-    written = service.write_new_hand(connection, game, number, inputs, token=key, by="API",
-                                     unlocked=unlocked, tally=tally)
-    game.version += 1
-    game.updated_at, game.tally = written, tally
+    service.write_new_hand(connection, game, number, inputs, token=key, by="API",
+                           unlocked=unlocked, tally=tally)
     return game, played, number
 
 
@@ -277,8 +275,8 @@ def _save(
             ) from None
         stored = db.get(Game, game.id) or abort(404)
         return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
-    if new and autocommits() and game.tally is not None:  # the next hand goes on from it
-        service.keep_row(game)
+    if new:
+        _keep_for_the_next_hand(game)
     answer = game_json(game, played if new else None, hands=False)
     return jsonify(answer | {"hand": number}), 201 if new else 200
 

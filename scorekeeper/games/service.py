@@ -227,12 +227,10 @@ def add_hand(
     number = len(game.hands) + 1
     stored = dict(inputs)
     db.flush()  # the statements go through the session's connection, after its changes
-    written = write_new_hand(db.connection(), game, number, stored, token=token, by=by,
-                             unlocked=unlocked, tally=tally)
+    write_new_hand(db.connection(), game, number, stored, token=token, by=by,
+                   unlocked=unlocked, tally=tally)
     if isinstance(game, GameRow):
         game.hands.append(HandRow(number, stored))
-        game.version += 1
-        game.updated_at, game.tally = written, tally
     else:  # an ORM game: its collections are read again when next needed
         assert isinstance(game, Game)
         set_committed_value(game, "version", game.version + 1)
@@ -250,11 +248,12 @@ def write_new_hand(
     by: str,
     unlocked: bool = False,
     tally: dict[str, Any] | None = None,
-) -> datetime:
+) -> None:
     """Write hand ``number`` with its key, its history entry, the game's new version
     and ``tally`` (``add_hand``), through ``connection`` in the transaction it is in,
-    which holds the game locked (or ``unlocked``: see ``add_hand``); the time written
-    as the game's ``updated_at``. A used token raises ``IntegrityError``.
+    which holds the game locked (or ``unlocked``: see ``add_hand``). A ``GameRow`` is
+    brought up to date with what was written (its version, ``updated_at`` and tally;
+    not its hands). A used token raises ``IntegrityError``.
 
     On PostgreSQL a save ``unlocked`` goes through only if the game's version and its
     ``updated_at`` are still ``game``'s: ``game`` may be the row kept in ``sharedrows``
@@ -268,7 +267,9 @@ def write_new_hand(
         written = statement.execute(connection, params)
         if unlocked and i == 0 and written != 1:
             raise Conflict  # another phone changed the game since it was read
-    return now
+    if isinstance(game, GameRow):
+        game.version += 1
+        game.updated_at, game.tally = now, tally
 
 
 def kept_row(game_id: str) -> GameRow | None:
