@@ -186,6 +186,56 @@ def test_settle_up_uses_the_fewest_payments(cents: list[int]) -> None:
     assert len(payments) == _fewest(list(owed.values()))
 
 
+@pytest.mark.parametrize(
+    ("owed", "expected"),
+    [
+        pytest.param(
+            # Largest debtor to largest creditor first takes four: C pays A 5, D pays B 4,
+            # E pays A 3, E pays B 1. B and C square each other, A, D and E the rest.
+            {"A": "8", "B": "5", "C": "-5", "D": "-4", "E": "-4"},
+            [("C", "B", "5"), ("D", "A", "4"), ("E", "A", "4")],
+            id="two groups: 3 payments, not 4",
+        ),
+        pytest.param(
+            # The greedy rule: D pays A 7.15, E pays B 6.30, F pays A 2.25, G pays C 2.05,
+            # F pays B 0.85 (five). B-D, C-G and A-E-F each add up to zero.
+            {"A": "9.40", "B": "7.15", "C": "2.05",
+             "D": "-7.15", "E": "-6.30", "F": "-3.10", "G": "-2.05"},
+            [("D", "B", "7.15"), ("E", "A", "6.30"), ("F", "A", "3.10"), ("G", "C", "2.05")],
+            id="three groups: 4 payments, not 5",
+        ),
+    ],
+)
+def test_settle_up_finds_the_players_who_square_each_other(
+    owed: dict[str, str], expected: list[tuple[str, str, str]]
+) -> None:
+    payments = settle_up({name: D(amount) for name, amount in owed.items()})
+    assert [(p.payer, p.payee, str(p.amount)) for p in payments] == expected
+
+
+# Balances made of parts that each add up to zero (a pair who played one game, a table
+# of three...), as a group's evening gives them; balances drawn at random almost never
+# hold such a part. Each part: one to three amounts in cents and the one that squares them.
+zero_sum_parts = st.lists(
+    st.lists(st.integers(-900, 900).filter(bool), min_size=1, max_size=3).map(
+        lambda cents: [*cents, -sum(cents)]
+    ),
+    min_size=1,
+    max_size=3,
+)
+
+
+@given(zero_sum_parts.flatmap(lambda parts: st.permutations([c for p in parts for c in p])))
+def test_settle_up_uses_the_fewest_payments_when_parts_square_themselves(
+    cents: list[int],
+) -> None:
+    owed = {chr(65 + i): D(c).scaleb(-2) for i, c in enumerate(cents)}
+    payments = settle_up(owed)
+    assert len(payments) == _fewest(list(owed.values()))
+    after = balances(payments, owed)
+    assert all(after[n] == owed[n] for n in owed)
+
+
 def _fewest(values: list[Decimal]) -> int:
     """Brute force: players with a balance, less the most zero-sum parts they split into."""
     left = [v for v in values if v]
