@@ -19,7 +19,7 @@ from . import create_app
 
 THREADS = 8  # per worker process
 # gunicorn's hooks: each worker freezes the built app out of garbage collection.
-GUNICORN_CONFIG = "python:scorekeeper.serving"
+GUNICORN_CONFIG = "python:scorekeeper.gunicorn_config"
 MOST_WORKERS = 4
 APP = "scorekeeper:create_app()"  # what gunicorn serves
 
@@ -27,12 +27,11 @@ APP = "scorekeeper:create_app()"  # what gunicorn serves
 def default_workers() -> int:
     """Two worker processes per CPU core this process may use, at most four.
 
-    A hand is mostly Python holding its process's interpreter, so one process per core
-    leaves a core idle while the other's threads take turns; two per core kept both
-    busy (bench/HISTORY.md, "Two worker processes a core": 12 % more hands a second
-    on 2 cores, and a hand's p95 while phones print down by a third). Four at most:
-    enough for any table, and on PostgreSQL 4 × (8 threads' pool connections + 8
-    live-poll connections) stays under its default limit of 100 connections.
+    A request is mostly Python holding its process's interpreter, so one process per
+    core leaves a core idle while the other's threads take turns; two per core keep
+    both busy (docs/performance.md). Four at most: enough for any table, and on
+    PostgreSQL four workers of eight threads hold at most 32 connections, well under
+    its default limit of 100.
     """
     try:
         cores = len(os.sched_getaffinity(0))
@@ -44,7 +43,7 @@ def default_workers() -> int:
 def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
                   app: str = APP, access_log: bool = True) -> list[str]:
     """The gunicorn command line, after the program name: threaded workers, the hooks
-    of ``scorekeeper.serving``, access log on standard output, the app from
+    of ``scorekeeper.gunicorn_config``, access log on standard output, the app from
     ``create_app()``. The benches start the same server with other ``threads``, another
     ``app`` (their bare reference route) and, instead of the access log, warnings only."""
     logging = ["--access-logfile=-"] if access_log else ["--log-level=warning"]

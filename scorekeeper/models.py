@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any, Protocol
 
@@ -48,10 +47,7 @@ class Game(Base):
     # silently saving over it.
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
-    # Moved by every change to the game's row: by the ORM and by Core's ``update()``
-    # without being named (``onupdate``), and by the hand's own write. A save that goes
-    # on from the row kept in ``sharedrows`` checks it with the version: a row changed
-    # any other way (a group giving the game a stake) is then read again.
+    # Moved by every change to the game's row (``onupdate``).
     updated_at: Mapped[datetime] = mapped_column(default=now_utc, onupdate=now_utc)
     # The group of regular players the game counts for (no database foreign key: adding
     # one to an existing SQLite table means rebuilding it; the app keeps it tidy).
@@ -59,11 +55,6 @@ class Game(Base):
     # Stake per point as exact decimal text ("0.01") and its currency (RULES.md §9).
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     currency: Mapped[str | None] = mapped_column(String(3), default=None)
-    # Where the game stood after its hands when a hand was last saved through the API
-    # (``sheets.tally_json``), so that the next one goes on from it instead of
-    # replaying every hand; it carries the version and engine it was worked out for, and
-    # is taken for nothing once the game has changed otherwise. Never exported.
-    tally: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
 
     hands: Mapped[list[Hand]] = relationship(
         back_populates="game", order_by="Hand.number", cascade="all, delete-orphan"
@@ -74,7 +65,7 @@ class Game(Base):
 
 
 class HandData(Protocol):
-    """What a replay reads of a hand: a ``Hand``, or a ``HandRow`` read without the ORM."""
+    """What a replay reads of a hand."""
 
     @property
     def number(self) -> int: ...
@@ -84,8 +75,7 @@ class HandData(Protocol):
 
 
 class GameData(Protocol):
-    """What the variants read of a game to replay, check and answer it: a ``Game``, or
-    a ``GameRow`` (the hot path of saving a hand reads one without the ORM)."""
+    """What the variants read of a game to replay, check and answer it (a ``Game``)."""
 
     @property
     def id(self) -> str: ...
@@ -110,37 +100,7 @@ class GameData(Protocol):
     @property
     def currency(self) -> str | None: ...
     @property
-    def tally(self) -> dict[str, Any] | None: ...
-    @property
     def hands(self) -> Sequence[HandData]: ...
-
-
-@dataclass(slots=True)
-class HandRow:
-    """A stored hand's place and inputs, read as a plain row."""
-
-    number: int
-    inputs: dict[str, Any]
-
-
-@dataclass(slots=True)
-class GameRow:
-    """A game's row and its hands read as plain rows: what saving a hand needs, at a
-    fraction of the cost of loading ORM objects (``games.service.lock_row``)."""
-
-    id: str
-    edit_secret: str
-    variant: str
-    players: list[str]
-    rules: dict[str, Any]
-    setup: dict[str, Any]
-    version: int
-    created_at: datetime
-    updated_at: datetime
-    stake: str | None
-    currency: str | None
-    tally: dict[str, Any] | None = None
-    hands: list[HandRow] = field(default_factory=list)  # left empty when not needed
 
 
 class Hand(Base):

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import threading
-import time
-from contextlib import closing
 from typing import Any
 
 import pytest
 
-from scorekeeper import db
 from tests.conftest import PG_URL
 
 QUICK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20}
@@ -106,22 +102,30 @@ def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
     assert totals == [3 * 17, 0]
 
 
-def test_a_get_that_writes_writes_through_the_writer(make_app: Any) -> None:
-    """A page that stores something it worked out (a GET) still can: its reads take no
-    lock, its flush and commit go through the writer (on SQLite: the file lock and
-    ``BEGIN IMMEDIATE``), and the row is there for everyone."""
-    from scorekeeper.db import get_session
+def test_a_get_reads_without_writing_and_stores_through_a_writer_session(make_app: Any) -> None:
+    """A page (a GET) reads through the reader, which refuses to write on SQLite; what
+    it stores (a group's game summaries) goes through a session of the writer's own,
+    and the row is there for everyone."""
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.db import get_session, writer_session
     from scorekeeper.models import Game, Hand
 
     app = make_app()
+    on_sqlite = app.config["DATABASE_URL"].startswith("sqlite")
 
     @app.get("/test/remember/<game_id>")
     def remember(game_id: str) -> str:
-        db = get_session()
-        stored = db.get(Game, game_id)
+        stored = get_session().get(Game, game_id)
         assert stored is not None
-        db.add(Hand(game_id=game_id, number=1, inputs=dict(QUICK, mode="quick", upcard=None)))
-        db.commit()
+        inputs = dict(QUICK, mode="quick", upcard=None)
+        if on_sqlite:
+            get_session().add(Hand(game_id=game_id, number=2, inputs=inputs))
+            with pytest.raises(OperationalError, match="readonly"):
+                get_session().commit()
+        with writer_session() as db:
+            db.add(Hand(game_id=game_id, number=1, inputs=inputs))
+            db.commit()
         return "stored"
 
     game = app.test_client().post(
@@ -210,78 +214,3 @@ def _secret(app: Any, game_id: str) -> str:
         game = get_session().get(Game, game_id)
         assert game is not None
         return str(game.edit_secret)
-
-
-def hands_in_the_file_alone(path: str) -> int:
-    """The hands an SQLite file holds by itself, its WAL left aside (``immutable``):
-    what checkpoints have copied back into it."""
-    with closing(sqlite3.connect(f"file:{path}?immutable=1", uri=True)) as file_alone:
-        if not file_alone.execute("SELECT 1 FROM sqlite_master WHERE name = 'hands'").fetchone():
-            return 0  # not even the tables were copied back yet
-        count: int = file_alone.execute("SELECT count(*) FROM hands").fetchone()[0]
-        return count
-
-
-def new_long_game(app: Any) -> tuple[Any, str, dict[str, str]]:
-    client = app.test_client()
-    game = client.post("/api/v1/games", json={"players": ["Ann", "Bob"],
-                                              "rules": {"target": 10000}}).get_json()
-    return client, f"/api/v1/games/{game['id']}/hands", {"X-Edit-Secret": game["edit_secret"]}
-
-
-@pytest.mark.skipif(bool(PG_URL), reason="SQLite's WAL")
-def test_saves_never_copy_the_wal_back_themselves(
-    make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """250 hands write about 1,500 pages to the WAL, past the 1,000 at which SQLite's
-    own commit would copy it back (and wait for two fsyncs holding the write lock):
-    with the checkpointer held back, not one of them reaches the database file."""
-    monkeypatch.setattr(db, "CHECKPOINT_SECONDS", 3600.0, raising=False)
-    app = make_app()
-    path = database_url.removeprefix("sqlite:///")
-    client, url, headers = new_long_game(app)
-    with closing(sqlite3.connect(path)) as other:  # everything so far in the file
-        other.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    for _ in range(250):
-        assert client.post(url, json=QUICK, headers=headers).status_code == 201
-    frames = (os.path.getsize(path + "-wal") - 32) // (24 + 4096)  # WAL header, frames
-    assert frames > 1000
-    assert hands_in_the_file_alone(path) == 0
-
-
-def wal_salts(path: str) -> bytes:
-    """The WAL header's two salts: SQLite draws new ones each time a save writes the
-    WAL over from its start (after everything in it was copied back)."""
-    with open(path + "-wal", "rb") as wal:
-        return wal.read(24)[16:24]
-
-
-@pytest.mark.skipif(bool(PG_URL), reason="SQLite's WAL")
-def test_the_checkpointer_copies_saves_back_soon_after_and_the_wal_starts_over(
-    make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Twenty saves reach the database file within moments, and a save after that
-    writes the WAL over from its start rather than growing it. Without the
-    checkpointer, SQLite would copy back only past 1,000 pages (about 160 hands)."""
-    monkeypatch.setattr(db, "CHECKPOINT_SECONDS", 0.05, raising=False)
-    app = make_app()
-    path = database_url.removeprefix("sqlite:///")
-    client, url, headers = new_long_game(app)
-    for _ in range(20):
-        assert client.post(url, json=QUICK, headers=headers).status_code == 201
-    deadline = time.monotonic() + 10
-    while hands_in_the_file_alone(path) != 20 and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert hands_in_the_file_alone(path) == 20
-
-    # The file may show the hands while the checkpoint is still syncing it, before the
-    # WAL counts as copied back; so a save or two may still append. Within a few
-    # checkpoint periods one finds it all copied back and starts over.
-    salts, saves, size = wal_salts(path), 0, 0
-    while wal_salts(path) == salts and saves < 60:
-        time.sleep(0.1)
-        size = os.path.getsize(path + "-wal")
-        assert client.post(url, json=QUICK, headers=headers).status_code == 201
-        saves += 1
-    assert wal_salts(path) != salts  # this save wrote the WAL over from its start ...
-    assert os.path.getsize(path + "-wal") <= size  # ... so the file did not grow

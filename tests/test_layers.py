@@ -31,7 +31,6 @@ APP = 4
 LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
-    "jsoncodec": SHARED,  # orjson's JSON for answers and PostgreSQL's JSON columns
     "models": SHARED,
     "hands": SHARED,
     "sheets": SHARED,
@@ -43,7 +42,6 @@ LAYERS = {
     "jsonbody": SHARED,
     "charts": SHARED,
     "races": SHARED,
-    "sharedrows": SHARED,  # memory the worker processes share (nothing of the app)
     "variants": VARIANTS,
     "records": VARIANTS,  # a group's standings and money, from each kind's replay
     "games": PAGES,
@@ -55,7 +53,7 @@ LAYERS = {
     "groups": PAGES,
     "pwa": PAGES,
     "cli": APP,
-    "serving": APP,  # gunicorn's hooks (import nothing of the app but sharedrows)
+    "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,
     "__init__": APP,
     "__main__": APP,
@@ -144,13 +142,13 @@ def test_scoring_imports_only_itself_and_the_standard_library(path: Path) -> Non
     assert outside == []
 
 
-def test_gunicorns_master_imports_nothing_of_the_app_but_the_shared_memory() -> None:
-    """``serving`` and ``sharedrows`` are imported by gunicorn's master process, which
-    forks every worker: an app module imported there would stay in the workers as it
-    was when the master started, across a reload."""
-    of_the_package = {name for path in (PACKAGE / "serving.py", PACKAGE / "sharedrows.py")
-                      for _line, name in imported(path) if target_piece(name) is not None}
-    assert of_the_package == {"scorekeeper.sharedrows", "scorekeeper.sharedrows.share"}
+def test_gunicorns_master_imports_nothing_of_the_app() -> None:
+    """``gunicorn_config`` is imported by gunicorn's master process, which forks every
+    worker: an app module imported there would stay in the workers as it was when the
+    master started, across a reload."""
+    of_the_package = {name for _line, name in imported(PACKAGE / "gunicorn_config.py")
+                      if target_piece(name) is not None}
+    assert of_the_package == set()
 
 
 def test_the_pieces_import_each_other_without_a_circle() -> None:

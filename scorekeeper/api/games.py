@@ -6,28 +6,18 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from flask import Response, abort, jsonify, request, url_for
-from sqlalchemy import Connection
-from sqlalchemy.exc import DBAPIError, IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.exc import IntegrityError
 
-from ..db import (
-    Alone,
-    alone,
-    autocommits,
-    get_session,
-    snapshot_engine,
-    writer_engine,
-)
+from ..db import get_session
 from ..games import access, service
+from ..groups.summaries import payments_of
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
-from ..models import Game, GameData, GameRow, Group, HandRow
-from ..records import payments_of
+from ..models import Game, GameData, Group
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
-from ..variants import VARIANTS, Variant, variant_for
+from ..variants import VARIANTS, variant_for
 from . import bp
 
 NAME_MAX = 40
@@ -83,24 +73,10 @@ def read_game(game_id: str) -> Response:
 def add_hand(game_id: str) -> tuple[Response, int]:
     """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
 
-    A game that can go on from its kept tally is saved in one short transaction
-    (``_add_from_tally``). Any other is read as plain rows: on an SQLite file through
-    a reader, without the write lock (``db.snapshot_engine``), so the lock is held only
-    for the writes, which go through only if the game's version is still the one
-    read; after a lost race, or when the game it read was over, the hand is saved (or
-    refused) the locked way. Elsewhere the game is read locked (``service.lock_row``).
-    Either way the game is replayed, and keeps the tally of the replay.
-    """
-    added = _add_from_tally(game_id)
-    if added is not None:
-        return added
+    The game is read locked (``service.lock_game``), the secret and the body checked,
+    the hand added and committed; a key used before answers with the hand it added."""
     db = get_session()
-    snapshot = snapshot_engine()
-    if snapshot is not None:
-        with snapshot.connect() as connection, connection.begin():  # one snapshot
-            game = service.read_row(connection, game_id)
-    else:
-        game = service.lock_row(db, game_id)
+    game = service.lock_game(db, game_id)
     if game is None:
         abort(404)
     _check_secret(game)
@@ -113,14 +89,31 @@ def add_hand(game_id: str) -> tuple[Response, int]:
         if earlier is None:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
-        return jsonify(game_json(game, hands=False) | {"hand": earlier.hand_number}), 200
-    if snapshot is not None:
-        try:
-            return _save(db, game, variant, inputs, key, unlocked=True)
-        except service.Conflict:
-            db.rollback()
-            game = service.lock_row(db, game_id) or abort(404)
-    return _save(db, game, variant, inputs, key, unlocked=False)
+        return _answer(game, earlier.hand_number, 200)
+    over = bool(variant.sheet(game).finished)
+    try:
+        number, new = service.add_hand(
+            db, game, inputs, token=key, version=None, by="API", finished=lambda _g: over
+        )
+        db.commit()
+    except service.GameOver:
+        db.rollback()
+        raise ApiError([("game", "the game is over: no more hands")], 409) from None
+    except IntegrityError:
+        # Another request with the same key was saved first.
+        db.rollback()
+        earlier = service.duplicate_of(db, game, key)
+        if earlier is None:
+            raise ApiError(
+                [("game", "another hand was saved at the same moment; retry")], 409
+            ) from None
+        return _answer(db.get(Game, game_id) or abort(404), earlier.hand_number, 200)
+    return _answer(game, number, 201 if new else 200)
+
+
+def _answer(game: Game, number: int | None, status: int) -> tuple[Response, int]:
+    """The game's new totals and the number of the hand the request added."""
+    return jsonify(game_json(game, hands=False) | {"hand": number}), status
 
 
 def _check_secret(game: GameData) -> None:
@@ -133,152 +126,6 @@ def _idempotency_key() -> str | None:
     if key is not None and len(key) > 100:
         fail("Idempotency-Key", "must be at most 100 characters")
     return key
-
-
-def _add_from_tally(game_id: str) -> tuple[Response, int] | None:
-    """Save the hand going on from the game's kept tally: the game's row alone is
-    read, one hand is scored and added to the tally, and the hand, its key, its
-    history entry, the new version and the new tally are written. Neither the game's
-    hands nor an ORM session are touched.
-
-    On PostgreSQL in statements that are each their own transaction
-    (``_save_alone``): the write goes through only if the game's version and
-    ``updated_at`` are still those of the row it went on from
-    (``service.write_new_hand`` with ``unlocked``), else nothing is written; that
-    row is the one the last such hand kept (``service.kept_row``), or else one read
-    without a lock. Elsewhere in one short transaction of the writer's own, the row
-    read locked (SQLite's write lock is taken at BEGIN).
-
-    ``None``, with nothing written, when the game cannot go on that way (not found, of
-    a kind that keeps no tally, changed since its tally was kept or since it was read,
-    over, or ended by this very hand, whose settlement and payments read every hand)
-    or when the answer is the other path's to give (a body it refuses, which may be
-    the retry of a saved hand; a key used before): ``add_hand`` then saves the hand
-    the whole way.
-    """
-    try:
-        body = json_object()
-    except ApiError:
-        return None
-    try:
-        if not autocommits():
-            with writer_engine().connect() as connection, connection.begin() as transaction:
-                game = service.read_row(connection, game_id, hands=False)
-                saved = _save_from_tally(connection, game, body, unlocked=False)
-                if saved is None:
-                    transaction.rollback()
-        else:
-            saved = _save_alone(game_id, body)
-    except (IntegrityError, service.Conflict):  # a used key, or a game changed meanwhile
-        return None
-    if saved is None:
-        return None
-    game, played, number = saved
-    _keep_for_the_next_hand(game)
-    return jsonify(game_json(game, played, hands=False) | {"hand": number}), 201
-
-
-def _keep_for_the_next_hand(game: GameRow) -> None:
-    """Keep the row of a game just saved with its tally, where the next hand can go on
-    from it without reading it (``_save_alone``: PostgreSQL's one-statement saves)."""
-    if autocommits() and game.tally is not None:
-        service.keep_row(game)
-
-
-def _save_alone(game_id: str, body: dict[str, Any]) -> tuple[GameRow, Any, int] | None:
-    """``_save_from_tally`` in statements that each run alone (``db.Alone``): at once
-    the checked write, from the game's row as the last hand saved this way left it
-    (``service.kept_row``, shared by the server's processes); when there is none, or
-    the write finds the game changed since, the row read without a lock and the
-    checked write again.
-
-    A pooled connection that the database ended since it was last used (a restart,
-    within ``db.PING_IDLE_SECONDS``) is seen before anything is sent on it and another
-    is taken; the read is also tried once more on a new connection when it finds its
-    connection dead: nothing is written yet."""
-    kept = service.kept_row(game_id)
-    for last_try in (False, True):
-        with alone() as connection:
-            if not last_try and connection.ended_by_server():
-                continue
-            if kept is not None:
-                try:
-                    return _save_from_tally(connection, kept, body, unlocked=True)
-                except service.Conflict:
-                    kept = None  # changed since it was kept: read as it is now
-            try:
-                game = service.read_row(connection, game_id, lock=False, hands=False)
-            except DBAPIError as exc:
-                if last_try or not exc.connection_invalidated:
-                    raise
-                continue  # the pool hands out a new connection
-            return _save_from_tally(connection, game, body, unlocked=True)
-    raise AssertionError("unreachable")  # the last try returns or raises
-
-
-def _save_from_tally(
-    connection: Connection | Alone, game: GameRow | None, body: dict[str, Any], *, unlocked: bool
-) -> tuple[GameRow, Any, int] | None:
-    if game is None:
-        return None
-    variant = variant_for(game)
-    standing = variant.standing(game)
-    if standing is None:
-        return None
-    _check_secret(game)
-    key = _idempotency_key()
-    try:
-        inputs = variant.api_inputs(body, game)
-    except ApiError:
-        return None
-    played, number = variant.resume(game, standing, inputs)
-    if played.finished:
-        return None
-    tally = variant.kept_tally(played, game.version + 1)
-    service.write_new_hand(connection, game, number, inputs, token=key, by="API",
-                           unlocked=unlocked, tally=tally)
-    return game, played, number
-
-
-def _save(
-    db: Session, game: GameRow, variant: Variant, inputs: dict[str, Any], key: str | None,
-    *, unlocked: bool,
-) -> tuple[Response, int]:
-    """Store the hand and answer with the game's new totals (``add_hand``)."""
-    # The game replayed with the new hand last: the answer's totals, and (usually) all
-    # the end-of-game check needs. A game never stops being over when a hand is added,
-    # so a game still going with the new hand was going without it too; only a game
-    # that is over with it is replayed again without it, to see whether it was over
-    # already. One replay a hand instead of two, except the hand that ends a game.
-    played = variant.sheet(replace(game, hands=[*game.hands, HandRow(len(game.hands) + 1, inputs)]))
-
-    def over_before(g: GameData) -> bool:
-        return bool(played.finished) and bool(variant.sheet(g).finished)
-
-    try:
-        number, new = service.add_hand(
-            db, game, inputs, token=key, version=None, by="API", finished=over_before,
-            unlocked=unlocked, tally=variant.kept_tally(played, game.version + 1),
-        )
-        db.commit()
-    except service.GameOver:
-        db.rollback()
-        if unlocked:  # a correction may have reopened the game since it was read
-            raise service.Conflict from None
-        raise ApiError([("game", "the game is over: no more hands")], 409) from None
-    except IntegrityError:
-        db.rollback()
-        earlier = service.duplicate_of(db, game, key)
-        if earlier is None:
-            raise ApiError(
-                [("game", "another hand was saved at the same moment; retry")], 409
-            ) from None
-        stored = db.get(Game, game.id) or abort(404)
-        return jsonify(game_json(stored, hands=False) | {"hand": earlier.hand_number}), 200
-    if new:
-        _keep_for_the_next_hand(game)
-    answer = game_json(game, played if new else None, hands=False)
-    return jsonify(answer | {"hand": number}), 201 if new else 200
 
 
 def _group_for(body: dict[str, Any]) -> Group | None:
@@ -331,11 +178,11 @@ def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
     return stripped
 
 
-def game_json(game: GameData, sheet: Any = None, *, hands: bool = True) -> dict[str, Any]:
+def game_json(game: GameData, *, hands: bool = True) -> dict[str, Any]:
     """The whole game as JSON (also the export format); ``hands=False`` leaves out the
     per-hand list (the answer to adding a hand carries the new totals, not the history)."""
     variant = variant_for(game)
-    played = sheet if sheet is not None else variant.sheet(game)
+    played = variant.sheet(game)
     money: dict[str, Any] = {}
     if game.stake is not None:
         money = {"stake": game.stake, "currency": game.currency}

@@ -68,8 +68,7 @@ def save_new(
     """Add the hand and redirect, or explain a lost race (``None``: show the form again).
 
     ``played``: the game replayed as the view read it (locked), which checked the form;
-    it also tells whether the game is over, and the game keeps its tally gone on from
-    it by the one hand, so the next hand through the API need not replay the game."""
+    it also tells whether the game is over."""
     db = get_session()
     token = form.token.data or None
     try:
@@ -81,7 +80,6 @@ def save_new(
             version=version_of(form),
             by=by(),
             finished=lambda _game: bool(played.finished),
-            tally=None if played.finished else variant.tally_with(game, played, inputs),
         )
         db.commit()
     except service.Conflict:

@@ -13,11 +13,6 @@ a game earlier than it used to).
 ``settle_game`` is the one place the end-of-game bonuses are computed; Hollywood
 columns, three-hand and partnership games call it too.
 
-A game's ``tally`` is where it stands after its hands: all the next hand needs.
-``resume_gin_game`` goes on from a tally with more hands and ends where replaying
-every hand from the first would (the app keeps the tally of a game beside it, so that
-saving a hand need not replay the whole game).
-
 >>> from scorekeeper.scoring.rules import PRESETS
 >>> game = play_gin_game(PRESETS["russian"], ["Ann", "Bob"], 0, [HandScore(Outcome.GIN, 1, 37)])
 >>> game.totals, game.needs, game.next_dealer, game.finished
@@ -28,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 from scorekeeper.scoring.explain import N_, Message, Step, step_of
 from scorekeeper.scoring.outcome import HandScore, Outcome
@@ -90,26 +84,9 @@ class Settlement:
     explanation: tuple[Step, ...]
 
 
-class Tally(NamedTuple):
-    """Where a two-player game stands after its first ``hands`` hands (those entered
-    after the end included): what the next hand adds to. The rows are not in it."""
-
-    hands: int
-    totals: tuple[int, ...]
-    boxes: tuple[int, ...]
-    dealer: int  # who deals the next hand
-    winner: int | None
-
-    @classmethod
-    def start(cls, first_dealer: int) -> Tally:
-        """A game before its first hand."""
-        return cls(0, (0, 0), (0, 0), first_dealer, None)
-
-
 @dataclass(frozen=True)
 class GinGame:
-    """A two-player game sheet, derived from its hands (``rows``: those replayed, every
-    hand unless it was resumed from a tally; the rest are the whole game's)."""
+    """A two-player game sheet, derived from its hands."""
 
     players: tuple[str, ...]
     rules: Rules
@@ -122,7 +99,6 @@ class GinGame:
     needs: tuple[int, ...]  # points still needed to reach the target, never below 0
     ignored: tuple[int, ...]  # numbers of the rows entered after the game ended
     settlement: Settlement | None
-    tally: Tally
 
 
 def play_gin_game(
@@ -130,34 +106,6 @@ def play_gin_game(
 ) -> GinGame:
     """Replay ``hands`` (``winner`` = seat 0 or 1) from ``first_dealer``'s deal."""
     problems = check_seat(first_dealer, 2, "dealer") if len(players) == 2 else []
-    return _play(rules, players, Tally.start(first_dealer), hands, problems)
-
-
-def resume_gin_game(
-    rules: Rules, players: Sequence[str], tally: Tally, hands: Sequence[HandScore]
-) -> GinGame:
-    """Go on from ``tally`` (the game after its first ``tally.hands`` hands) with
-    ``hands``: totals, boxes, deal, end and settlement as replaying them all would give;
-    ``rows`` holds the new hands' rows only, numbered on from the tally's.
-
-    >>> from scorekeeper.scoring.rules import PRESETS
-    >>> after_one = Tally(1, (0, 37), (0, 1), 1, None)
-    >>> game = resume_gin_game(PRESETS["russian"], ["Ann", "Bob"], after_one,
-    ...                        [HandScore(Outcome.KNOCK, 0, 20)])
-    >>> game.totals, game.boxes, game.next_dealer, [row.number for row in game.rows]
-    ((20, 37), (1, 1), 0, [2])
-    """
-    problems = check_seat(tally.dealer, 2, "dealer") if len(players) == 2 else []
-    return _play(rules, players, tally, hands, problems)
-
-
-def _play(
-    rules: Rules,
-    players: Sequence[str],
-    tally: Tally,
-    hands: Sequence[HandScore],
-    problems: list[tuple[str, str]],
-) -> GinGame:
     if len(players) != 2:
         problems.append(("players", Message(N_("a gin game has exactly two players"))))
     for index, hand in enumerate(hands):
@@ -165,10 +113,10 @@ def _play(
     if problems:
         raise GameError(problems)
 
-    totals, boxes, dealer = list(tally.totals), list(tally.boxes), tally.dealer
+    totals, boxes, dealer = [0, 0], [0, 0], first_dealer
     rows: list[Row] = []
-    winner = tally.winner
-    for number, hand in enumerate(hands, start=tally.hands + 1):
+    winner: int | None = None
+    for number, hand in enumerate(hands, start=1):
         if winner is not None:
             rows.append(Row(number, dealer, hand, (0, 0), tuple(totals), None, after_end=True))
             continue
@@ -194,7 +142,6 @@ def _play(
         needs=needs(rules, totals),
         ignored=tuple(row.number for row in rows if row.after_end),
         settlement=None if winner is None else settle_game(rules, players, totals, boxes, winner),
-        tally=Tally(tally.hands + len(hands), tuple(totals), tuple(boxes), dealer, winner),
     )
 
 

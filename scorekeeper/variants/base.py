@@ -14,8 +14,8 @@ from typing import Any, ClassVar, Protocol
 
 from flask_wtf import FlaskForm
 
+from ..charts.race import Race
 from ..models import Game, GameData
-from ..races import Race
 from ..scoring import Rules
 from .wording import Clause, gin_clauses
 
@@ -81,34 +81,6 @@ class Variant:
         """Raise ``HandError``/``ValueError`` with ``.problems`` if the inputs can't be scored."""
         raise NotImplementedError
 
-    # --- going on from a kept tally ---------------------------------------------------
-    # A kind may keep where a game stands after its hands (``Game.tally``), so that
-    # saving a hand through the API goes on from there instead of replaying them all.
-    def standing(self, game: GameData) -> Any | None:
-        """Where the game stands as it keeps it, when the next hand can be scored from
-        there without the game's stored hands: this kind keeps a tally, the game's is
-        current, and the game is not over. ``None`` otherwise: the game is replayed."""
-        return None
-
-    def resume(self, game: GameData, standing: Any, inputs: Mapping[str, Any]
-               ) -> tuple[Any, int]:
-        """The sheet with ``inputs`` as the next hand, gone on from ``standing`` (what
-        ``standing(game)`` gave: the whole game's standing, the new hand's row only),
-        and that hand's number."""
-        raise NotImplementedError
-
-    def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
-        """What the game keeps of ``sheet`` (replayed, or resumed) as its tally at
-        ``version``; ``None``: this kind keeps none."""
-        return None
-
-    def tally_with(self, game: GameData, sheet: Any, inputs: Mapping[str, Any]
-                   ) -> dict[str, Any] | None:
-        """The tally the game keeps once ``inputs`` are saved as its next hand, gone on
-        from ``sheet`` (the game replayed as it stands, not over), for the version that
-        saving makes; ``None``: this kind keeps none."""
-        return None
-
     # --- entering -------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
         """The quick-entry form, bound to the request, with its choices filled in;
@@ -138,7 +110,7 @@ class Variant:
     # --- pictures -------------------------------------------------------------------
     def races(self, sheet: Any) -> tuple[Race, ...]:
         """The race(s) the game page and its PDF draw: each player's (or team's) running
-        total after every counted hand, from the replay (``races.race_of``)."""
+        total after every counted hand, from the replay (``charts.race.race_of``)."""
         return ()
 
     def entry_mode(self, inputs: Mapping[str, Any]) -> str:

@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
+from ..charts.race import Race, race_of
 from ..handentry import (
     QUICK_FIELDS,
     card_inputs,
@@ -32,10 +33,8 @@ from ..jsonbody import (
     problems_at,
 )
 from ..models import Game, GameData, new_token
-from ..races import Race, race_of
 from ..scoring import HandError, Rules
-from ..scoring.game import Tally
-from ..sheets import game_rules, gin_sheet, resume_gin_sheet, stored_tally, tally_json
+from ..sheets import game_rules, gin_sheet
 from .base import Variant
 
 QUICK = ("knock", "gin", "big_gin", "dead")
@@ -91,38 +90,6 @@ class GinVariant(Variant):
     def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``sheets.gin_sheet``)."""
         return gin_sheet(game)
-
-    def standing(self, game: GameData) -> Tally | None:
-        """The kept tally, current, of a game still going (kinds that replay their own
-        way keep none)."""
-        if not self._keeps_tally():
-            return None
-        tally = stored_tally(game)
-        return tally if tally is not None and tally.winner is None else None
-
-    def resume(self, game: GameData, standing: Tally, inputs: Mapping[str, Any]
-               ) -> tuple[Any, int]:
-        """``sheets.resume_gin_sheet`` from the kept tally."""
-        return resume_gin_sheet(game, standing, inputs), standing.hands + 1
-
-    def kept_tally(self, sheet: Any, version: int) -> dict[str, Any] | None:
-        """The replay's (or resumption's) tally (``sheets.tally_json``)."""
-        if not self._keeps_tally():
-            return None
-        return tally_json(sheet.game.tally, version)
-
-    def tally_with(self, game: GameData, sheet: Any, inputs: Mapping[str, Any]
-                   ) -> dict[str, Any] | None:
-        """One hand scored on from the replay's tally (``sheets.resume_gin_sheet``)."""
-        if not self._keeps_tally():
-            return None
-        going_on = resume_gin_sheet(game, sheet.game.tally, inputs)
-        return tally_json(going_on.game.tally, game.version + 1)
-
-    def _keeps_tally(self) -> bool:
-        # Only a kind replayed by ``gin_sheet`` (gin, Oklahoma): its tally is the one
-        # ``resume_gin_sheet`` goes on from.
-        return type(self).sheet is GinVariant.sheet
 
     def races(self, sheet: Any) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""

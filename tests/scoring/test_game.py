@@ -10,13 +10,11 @@ from hypothesis import strategies as st
 
 from scorekeeper.scoring.game import (
     GameError,
-    Tally,
     play_gin_game,
-    resume_gin_game,
     settle_game,
 )
 from scorekeeper.scoring.outcome import HandScore, Outcome
-from scorekeeper.scoring.rules import PRESETS, NextDealer, Rules, Shutout
+from scorekeeper.scoring.rules import PRESETS, Rules, Shutout
 
 A, B = 0, 1
 PLAYERS = ["Ann", "Bob"]
@@ -240,28 +238,6 @@ def test_a_gin_game_has_two_players() -> None:
         play_gin_game(RUSSIAN, ["Ann", "Bob", "Cid"], A, [])
 
 
-def test_going_on_from_the_tally_after_two_hands_ends_the_russian_game_as_before() -> None:
-    """RULES.md §8's game, Ann dealing first, the winner dealing next: after A 15 and
-    B 47 it stands at 15–47, a box each, Bob to deal; going on with A 55, B 28, A 33
-    ends it at 103–75 (3 boxes to 2), Ann's, finals 278–125, Ann to deal."""
-    two = play_gin_game(RUSSIAN, PLAYERS, A, RUSSIAN_GAME[:2])
-    assert two.tally == Tally(2, (15, 47), (1, 1), B, None)
-    game = resume_gin_game(RUSSIAN, PLAYERS, two.tally, RUSSIAN_GAME[2:])
-    assert [row.number for row in game.rows] == [3, 4, 5]
-    assert (game.totals, game.boxes, game.next_dealer, game.winner) == ((103, 75), (3, 2), A, A)
-    assert game.settlement is not None and game.settlement.finals == (278, 125)
-    assert game.tally == Tally(5, (103, 75), (3, 2), A, A)
-
-
-def test_a_hand_after_the_end_goes_on_from_a_finished_tally_as_a_listed_row() -> None:
-    over = play_gin_game(RUSSIAN, PLAYERS, A, SHUTOUT_GAME).tally
-    assert over == Tally(4, (103, 0), (4, 0), A, A)
-    game = resume_gin_game(RUSSIAN, PLAYERS, over, [won(B, 30)])
-    assert [(row.number, row.after_end, row.points) for row in game.rows] == [(5, True, (0, 0))]
-    assert (game.totals, game.winner, game.ignored) == ((103, 0), A, (5,))
-    assert game.tally == Tally(5, (103, 0), (4, 0), A, A)
-
-
 def test_an_empty_sheet() -> None:
     game = play_gin_game(RUSSIAN, PLAYERS, B, [])
     assert game.rows == () and game.totals == (0, 0) and game.next_dealer == B
@@ -335,37 +311,3 @@ def test_settle_game_with_three_players_shutout_needs_every_other_player_without
     assert not one_won.shutout and one_won.finals == (275, 37, 0)
     assert one_won.margin == 275 - 37
     assert none_won.shutout and none_won.finals == ((100 + 100) * 2 + 75, 0, 0)
-
-
-@given(
-    rule_sets,
-    st.sampled_from(list(NextDealer)),
-    st.integers(1, 150),
-    st.lists(hand_scores, min_size=1, max_size=30),
-    st.sampled_from([A, B]),
-    st.data(),
-)
-def test_going_on_from_any_tally_ends_where_replaying_every_hand_does(
-    rules: Rules,
-    next_dealer: NextDealer,
-    target: int,
-    hands: list[HandScore],
-    dealer: int,
-    data: st.DataObject,
-) -> None:
-    """Split the hands anywhere: the game replayed up to the split, then resumed from
-    its tally with the rest, stands exactly where the whole replay does, rows included.
-    (Targets up to 150 against hands of up to 60: most games end, some before the
-    split, so a finished tally goes on too.)"""
-    rules = dataclasses.replace(rules, next_dealer=next_dealer, target=target)
-    split = data.draw(st.integers(0, len(hands)), label="split")
-    whole = play_gin_game(rules, PLAYERS, dealer, hands)
-    before = play_gin_game(rules, PLAYERS, dealer, hands[:split])
-    resumed = resume_gin_game(rules, PLAYERS, before.tally, hands[split:])
-    assert resumed.rows == whole.rows[split:]
-    assert resumed.tally == whole.tally
-    assert (resumed.totals, resumed.boxes, resumed.next_dealer, resumed.finished,
-            resumed.winner, resumed.needs, resumed.settlement) == (
-        whole.totals, whole.boxes, whole.next_dealer, whole.finished, whole.winner,
-        whole.needs, whole.settlement)
-    assert before.tally.hands == split and whole.tally.hands == len(hands)

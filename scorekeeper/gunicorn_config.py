@@ -1,8 +1,7 @@
-"""gunicorn's hooks for ``scorekeeper serve`` (``--config=python:scorekeeper.serving``).
+"""gunicorn's hooks for ``scorekeeper serve`` (``--config=python:scorekeeper.gunicorn_config``).
 
 gunicorn reads this module in its master process for its settings, so it imports
-nothing of the app but ``sharedrows`` (which imports the standard library and orjson
-only).
+nothing of the app.
 """
 
 from __future__ import annotations
@@ -26,12 +25,3 @@ def post_worker_init(worker: Any) -> None:
     gc.freeze()
     worker.log.info("built app frozen out of garbage collection: %d objects",
                     gc.get_freeze_count())
-
-
-def on_starting(server: Any) -> None:
-    """Before the workers start: the memory they share for the rows of the games whose
-    hands are saved through the API (``sharedrows``), inherited by each worker."""
-    from .sharedrows import share
-
-    rows = share()
-    server.log.info("memory the workers share: %d game rows", rows.slots)
