@@ -14,14 +14,14 @@ a page words in the player's language (``None`` for a plain string).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from .explain import Step, step_of
 
 
-@dataclass(frozen=True)
-class Problem:
-    """One thing wrong with a hand's input."""
+class Problem(NamedTuple):
+    """One thing wrong with an input: where it is, and what (a ``Message`` or text)."""
 
     where: str
     message: str
@@ -35,9 +35,21 @@ class Problem:
         return f"{self.where}: {self.message}"
 
 
-class HandError(ValueError):
-    """A hand that cannot be scored as entered; ``problems`` lists every reason."""
+class ProblemsError(ValueError):
+    """Input that cannot be used; ``problems`` lists every ``Problem`` at once.
 
-    def __init__(self, problems: list[Problem]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(str(problem) for problem in problems))
+    Each kind of input has its own subclass (``HandError``, ``GameError``,
+    ``RulesError``, ``RemiError``), so a caller can tell them apart."""
+
+    def __init__(self, problems: Iterable[tuple[str, str]]) -> None:
+        self.problems = [Problem(where, message) for where, message in problems]
+        super().__init__("; ".join(str(problem) for problem in self.problems))
+
+    @property
+    def steps(self) -> list[tuple[str, Step | None]]:
+        """(where, the message as a template and its values; ``None`` for a plain string)."""
+        return [(problem.where, problem.step) for problem in self.problems]
+
+
+class HandError(ProblemsError):
+    """A hand that cannot be scored as entered; ``problems`` lists every reason."""

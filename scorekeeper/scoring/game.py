@@ -24,25 +24,14 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from scorekeeper.scoring.explain import N_, Message, Step, step_of
+from scorekeeper.scoring.errors import ProblemsError
+from scorekeeper.scoring.explain import N_, Message, Step
 from scorekeeper.scoring.outcome import HandScore, Outcome
 from scorekeeper.scoring.rules import NextDealer, Rules, Shutout
 
 
-class GameError(ValueError):
-    """Hands that cannot be scored; ``problems`` lists every (where, message) at once.
-
-    The messages are ``Message`` strings; ``steps`` are their structured forms.
-    """
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
-
-    @property
-    def steps(self) -> list[tuple[str, Step | None]]:
-        """(where, the message as a template and its values; ``None`` for a plain string)."""
-        return [(where, step_of(message)) for where, message in self.problems]
+class GameError(ProblemsError):
+    """Hands that cannot be scored; ``problems`` lists every (where, message) at once."""
 
 
 @dataclass(frozen=True)

@@ -23,24 +23,13 @@ from functools import cache
 from itertools import combinations as subsets
 
 from .cards import Card, Rank, Suit
-from .explain import N_, Message, Step, step_of
+from .errors import ProblemsError
+from .explain import N_, Message
 from .rules import Rules
 
 
-class RemiError(ValueError):
-    """Remi input that cannot be scored; ``problems`` lists every (where, message) at once.
-
-    The messages are ``Message`` strings; ``steps`` are their structured forms.
-    """
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
-
-    @property
-    def steps(self) -> list[tuple[str, Step | None]]:
-        """(where, the message as a template and its values; ``None`` for a plain string)."""
-        return [(where, step_of(message)) for where, message in self.problems]
+class RemiError(ProblemsError):
+    """Remi input that cannot be scored; ``problems`` lists every (where, message) at once."""
 
 
 class CombinationError(ValueError):

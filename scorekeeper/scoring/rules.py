@@ -17,23 +17,12 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from .explain import N_, Message, Step, step_of
+from .errors import ProblemsError
+from .explain import N_, Message
 
 
-class RulesError(ValueError):
-    """A rules specification that cannot be used; ``problems`` lists (where, message).
-
-    The messages are ``Message`` strings; ``steps`` are their structured forms.
-    """
-
-    def __init__(self, problems: list[tuple[str, str]]) -> None:
-        self.problems = problems
-        super().__init__("; ".join(f"{where}: {message}" for where, message in problems))
-
-    @property
-    def steps(self) -> list[tuple[str, Step | None]]:
-        """(where, the message as a template and its values; ``None`` for a plain string)."""
-        return [(where, step_of(message)) for where, message in self.problems]
+class RulesError(ProblemsError):
+    """A rules specification that cannot be used; ``problems`` lists (where, message)."""
 
 
 class Shutout(StrEnum):
