@@ -48,12 +48,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(instance)
 
-    from . import db, i18n, races, security
+    from . import charts, db, i18n, security
 
     db.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
-    races.init_app(app)
+    charts.init_app(app)
     from .variants import game_races
 
     app.add_template_global(game_races)

@@ -1,4 +1,4 @@
-"""The SVG line chart (scorekeeper/charts.py), parsed and checked coordinate by coordinate."""
+"""The SVG line chart (scorekeeper/charts/lines.py), parsed and checked coordinate by coordinate."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper import charts
-from scorekeeper.charts import Series, line_chart
+import scorekeeper.charts.lines
+from scorekeeper.charts.lines import KEY_CSS, Series, line_chart, stroked
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -258,7 +258,7 @@ def test_bad_marks_and_lengths_are_refused() -> None:
 
 
 def test_doctests() -> None:
-    assert doctest.testmod(charts).failed == 0
+    assert doctest.testmod(scorekeeper.charts.lines).failed == 0
 
 
 def test_printed_charts_draw_their_numbers_with_strokes() -> None:
@@ -282,26 +282,26 @@ def test_printed_charts_draw_their_numbers_with_strokes() -> None:
     # 0 sits at y 80 (baseline 83.5, glyph top 76.5), then x labels 1 and 2 under
     # x = 114 and 192 (baseline 94).
     assert labels.get("d") == (
-        charts.stroked("0", 32, 83.5, "end")
-        + charts.stroked("10", 32, 59.5, "end")
-        + charts.stroked("20", 32, 35.5, "end")
-        + charts.stroked("30", 32, 11.5, "end")
-        + charts.stroked("1", 114, 94, "middle")
-        + charts.stroked("2", 192, 94, "middle")
+        stroked("0", 32, 83.5, "end")
+        + stroked("10", 32, 59.5, "end")
+        + stroked("20", 32, 35.5, "end")
+        + stroked("30", 32, 11.5, "end")
+        + stroked("1", 114, 94, "middle")
+        + stroked("2", 192, 94, "middle")
     )
     # A 0 is an oval of two curves (a rectangle read as a missing glyph on paper),
     # from x 28 to 32 (the curves' widest point), y 76.5 to 83.5.
-    assert charts.stroked("0", 32, 83.5, "end") == (
+    assert stroked("0", 32, 83.5, "end") == (
         "M30 76.5C27.4 76.5 27.4 83.5 30 83.5C32.6 83.5 32.6 76.5 30 76.5Z"
     )
-    assert charts.stroked("2", 192, 94, "middle") == (
+    assert stroked("2", 192, 94, "middle") == (
         "M190.3 88.4C190.9 86.7 194 86.7 194 88.9C194 90.4 191.5 92.2 190 94H194"
     )
-    assert charts.stroked("-7", 0, 7) == "M0 3.5H3M4 0H8L5.4 7"
+    assert stroked("-7", 0, 7) == "M0 3.5H3M4 0H8L5.4 7"
 
 
 def test_key_colours_are_in_both_stylesheets() -> None:
-    root = Path(charts.__file__).parent
+    root = Path(scorekeeper.charts.lines.__file__).parent.parent  # the package
     for sheet in ("static/style.css", "templates/pdf/print.css"):
         text = (root / sheet).read_text()
-        assert all(line in text for line in charts.KEY_CSS.splitlines()), sheet
+        assert all(line in text for line in KEY_CSS.splitlines()), sheet

@@ -157,22 +157,24 @@ def test_head_to_head_settle_up_and_game_payments(
     ]
 
 
-@pytest.mark.parametrize("process", ["same process", "new process each time"])
+def stored_summary(app: Any, game_id: str) -> tuple[int, str, dict[str, Any]]:
+    """The version, stamp and figures stored for a game's summary."""
+    from scorekeeper.db import get_session
+    from scorekeeper.models import GameSummary
+
+    with app.app_context():
+        row = get_session().get(GameSummary, game_id)
+        assert row is not None
+        return row.version, row.stamp, row.data
+
+
 def test_a_correction_a_deletion_and_an_undo_change_the_standings(
-    client: FlaskClient, friday: dict[str, Any], process: str, monkeypatch: Any
+    client: FlaskClient, friday: dict[str, Any], app: Any
 ) -> None:
-    from scorekeeper import records
-
-    if process != "same process":  # only the summaries stored in the database remain
-        real = records.records_for
-
-        def fresh(*args: Any) -> Any:
-            records.forget_all()
-            return real(*args)
-
-        monkeypatch.setattr("scorekeeper.groups.service.records_for", fresh)
     group, g1, g2, g3 = friday["group"], friday["g1"]["id"], friday["g2"]["id"], friday["g3"]["id"]
-    standings(client, group)  # the records are remembered now; every change must show
+    standings(client, group)  # every game's summary is stored now; every change must show
+    assert stored_summary(app, g2)[0] == 2
+    assert stored_summary(app, g2)[2]["finals"] == {"Bob": 50, "Cid": 7}
     response = client.post(
         f"/g/{g2}/hands/1/edit",
         data={
@@ -191,13 +193,24 @@ def test_a_correction_a_deletion_and_an_undo_change_the_standings(
         "1.81",
     )
     assert (rows["Bob"]["margins"], rows["Bob"]["balance"]) == (-209, "-1.73")
+    # The correction is version 3 of G2: Cid knocks 3 v Bob's 20 (17), then Bob's gin (50).
+    version, _stamp, data = stored_summary(app, g2)
+    assert (version, data["finals"]) == (3, {"Bob": 50, "Cid": 17})
 
     client.post(f"/g/{g1}/hands/3/delete", data={"version": version_of(client, g1)})
     rows = standings(client, group)
     assert [(rows[n]["hands"], rows[n]["dead_hands"]) for n in ("Ann", "Bob")] == [(7, 0), (10, 0)]
+    version, _stamp, data = stored_summary(app, g1)  # G1 without its dead hand
+    assert (version, data["figures"]["Ann"]["hands"], data["finals"]) == (
+        7,
+        5,
+        {"Ann": 278, "Bob": 125},
+    )
 
     client.post(f"/g/{g3}/undo", data={"version": version_of(client, g3)})
     rows = standings(client, group)
+    version, _stamp, data = stored_summary(app, g3)  # G3 back to Bob's first knock
+    assert (version, data["finished"], data["finals"]) == (3, False, {})
     assert {n: (r["games"], r["wins"], r["balance"]) for n, r in rows.items()} == {
         "Ann": (2, 1, "0.63"),
         "Bob": (3, 1, "-3.15"),
@@ -454,29 +467,43 @@ def _secret(app: Any, group_id: str) -> str:
 
 
 def test_summaries_are_stored_and_replaced_when_the_engine_changes(
-    client: FlaskClient, friday: dict[str, Any], app: Any, monkeypatch: Any
+    client: FlaskClient, friday: dict[str, Any], app: Any
 ) -> None:
     from sqlalchemy import select
 
-    from scorekeeper import records
     from scorekeeper.db import get_session
+    from scorekeeper.groups.scoring_stamp import SCORING_STAMP
     from scorekeeper.models import GameSummary
 
     before = standings(client, friday["group"])
     with app.app_context():
         rows = get_session().scalars(select(GameSummary)).all()
         assert len(rows) == 4
-        assert {row.stamp for row in rows} == {records.STAMP}
+        assert {row.stamp for row in rows} == {SCORING_STAMP}
         g1 = next(r for r in rows if r.game_id == friday["g1"]["id"])
         g1.data = {**g1.data, "finals": {"Ann": 0, "Bob": 999}}  # what an old engine said
         g1.stamp = "an older engine"
         get_session().commit()
-    records.forget_all()
     assert standings(client, friday["group"]) == before  # replayed, not read back
+    version, stamp, data = stored_summary(app, friday["g1"]["id"])
+    assert (version, stamp, data["finals"]) == (6, SCORING_STAMP, {"Ann": 278, "Bob": 125})
+
+
+def test_a_stored_summary_is_what_the_page_reads(
+    client: FlaskClient, friday: dict[str, Any], app: Any
+) -> None:
+    """A summary of the game's version and stamp is read back, not replayed: one stored
+    with other finals shows them (nothing is remembered in the process besides)."""
+    from scorekeeper.db import get_session
+    from scorekeeper.models import GameSummary
+
+    assert standings(client, friday["group"])["Cid"]["finals"] == 7 + 0 + 130
     with app.app_context():
-        row = get_session().get(GameSummary, friday["g1"]["id"])
+        row = get_session().get(GameSummary, friday["g2"]["id"])
         assert row is not None
-        assert (row.stamp, row.data["finals"]) == (records.STAMP, {"Ann": 278, "Bob": 125})
+        row.data = {**row.data, "finals": {"Bob": 50, "Cid": 40}}
+        get_session().commit()
+    assert standings(client, friday["group"])["Cid"]["finals"] == 40 + 0 + 130
 
 
 def test_a_bad_group_form_keeps_what_was_typed_and_says_where(client: FlaskClient) -> None:
@@ -585,3 +612,47 @@ def test_a_russian_page_starts_the_payment_with_a_decimal_comma(
     assert paid.status_code == 302
     balances = client.get(f"/api/v1/groups/{group}").get_json()["balances"]
     assert balances == {"Ann": "-0.08", "Bob": "0.00", "Cid": "0.08"}
+
+
+def test_head_to_head_keeps_each_players_own_result_whatever_the_seat_order(
+    client: FlaskClient,
+) -> None:
+    """Zoe sits first at both tables, so a pair's names and finals must turn round
+    together to read alphabetically. G1 gin, classic to 50: Zoe knocks 2 v 52, 50 – 0.
+    G2 Remi, one deal, Zoe, Max, Ann: Zoe goes out +30 with a 10 (+100) = 130, Max +20 −15
+    = 5, Ann −30. Ann v Zoe: two games, Zoe both, net (0 − 50) + (−30 − 130) = −210;
+    Ann v Max: −30 against 5, −35; Max v Zoe: 5 against 130, −125."""
+    group = api(client, "/groups", {"name": "Late", "players": ["Zoe", "Max", "Ann"]})
+    secret = group["edit_secret"]
+    gin = api(client, "/games", {"rules": {"preset": "classic", "target": 50},
+                                 "players": ["Zoe", "Ann"], "group": group["id"]}, secret)
+    play(client, gin, [knock(0, 2, 52)])
+    remi = api(client, "/games", {"variant": "remi", "rules": {"preset": "remi", "deals": 1},
+                                  "players": ["Zoe", "Max", "Ann"], "group": group["id"]}, secret)
+    play(client, remi, [{
+        "went_out": 0,
+        "discard_value": 10,
+        "players": [{"plus": 30, "minus": 0}, {"plus": 20, "minus": 15}, {"plus": 0, "minus": 30}],
+    }])
+    data = client.get(f"/api/v1/groups/{group['id']}").get_json()
+    assert [(h["players"], h["games"], h["wins"], h["net"]) for h in data["head_to_head"]] == [
+        (["Ann", "Max"], 1, [0, 1], -35),
+        (["Ann", "Zoe"], 2, [0, 2], -210),
+        (["Max", "Zoe"], 1, [0, 1], -125),
+    ]
+
+    page = client.get(f"/groups/{group['id']}").get_data(as_text=True)
+    rows = re.findall(r'<tr data-pair="([^"]+)">\s*<th scope="row">[^<]*</th>\s*'
+                      r'<td class="num">(\d+)</td>\s*<td class="num record">([^<]*)</td>\s*'
+                      r'<td class="num net">([^<]*)</td>', page)
+    assert rows == [("Ann|Max", "1", "0–1", "-35"), ("Ann|Zoe", "2", "0–2", "-210"),
+                    ("Max|Zoe", "1", "0–1", "-125")]
+
+    def against(player: str) -> list[tuple[str, ...]]:
+        html = client.get(f"/groups/{group['id']}/players/{player}").get_data(as_text=True)
+        table = html.split('<table class="sheet head-to-head">', 1)[1].split("</table>", 1)[0]
+        return re.findall(r'<th scope="row">([^<]*)</th>\s*<td class="num">(\d+)</td>\s*'
+                          r'<td class="num">([^<]*)</td>\s*<td class="num">([^<]*)</td>', table)
+
+    assert against("Zoe") == [("Ann", "2", "2–0", "+210"), ("Max", "1", "1–0", "+125")]
+    assert against("Ann") == [("Max", "1", "0–1", "-35"), ("Zoe", "2", "0–2", "-210")]

@@ -2,10 +2,11 @@
 
 From the bottom: ``scoring/`` (the rules, stdlib only); the shared pieces (database,
 models, hands, sheets, i18n, security, the hand forms and entry helpers, the JSON body
-readers); ``variants/`` (what each kind of game knows); the pages and the API; the app
-factory. A module may import its own layer or a lower one, never a higher one, at the
-top of the file or inside a function. Read from the source (AST), so a lazy import
-counts as much as one at the top.
+readers, the charts); ``variants/`` (what each kind of game knows) with a group's game
+summaries (what each kind's replay counts up to, and the stamp of the scoring code);
+the pages and the API; the app factory. A module may import its own layer or a lower
+one, never a higher one, at the top of the file or inside a function. Read from the
+source (AST), so a lazy import counts as much as one at the top.
 """
 
 from __future__ import annotations
@@ -27,23 +28,25 @@ VARIANTS = 2
 PAGES = 3
 APP = 4
 
-# The top-level pieces of the package and their layer (a folder or a module).
+# The pieces of the package and their layer: a folder or a module at the top, or a
+# module inside a folder (``groups.summaries``) that sits lower than the rest of it.
 LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
     "models": SHARED,
     "hands": SHARED,
     "sheets": SHARED,
-    "stamp": SHARED,
     "i18n": SHARED,
     "security": SHARED,
     "handforms": SHARED,
     "handentry": SHARED,
     "jsonbody": SHARED,
     "charts": SHARED,
-    "races": SHARED,
     "variants": VARIANTS,
-    "records": VARIANTS,  # a group's standings and money, from each kind's replay
+    # A game's record for a group's standings and money, from each kind's replay, kept
+    # as its summary: the game's page, PDF and API read a game's payments from it.
+    "groups.summaries": VARIANTS,
+    "groups.scoring_stamp": VARIANTS,
     "games": PAGES,
     "api": PAGES,
     "pdf": PAGES,
@@ -65,9 +68,11 @@ def modules() -> list[Path]:
 
 
 def piece_of(path: Path) -> str:
-    """The top-level piece a file belongs to: ``games`` for ``games/views.py``."""
-    parts = path.relative_to(PACKAGE).parts
-    return parts[0] if len(parts) > 1 else path.stem
+    """The piece a file belongs to: ``games`` for ``games/views.py``,
+    ``groups.summaries`` for ``groups/summaries.py``."""
+    parts = path.relative_to(PACKAGE).with_suffix("").parts
+    inner = ".".join(parts[:2])
+    return inner if len(parts) > 1 and inner in LAYERS else parts[0]
 
 
 def module_name(path: Path) -> list[str]:
@@ -106,6 +111,8 @@ def target_piece(name: str) -> str | None:
     parts = name.split(".")
     if parts[0] != "scorekeeper":
         return None
+    if ".".join(parts[1:3]) in LAYERS:
+        return ".".join(parts[1:3])
     # ``scorekeeper`` itself, or a name defined in its ``__init__`` (``create_app``).
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "__init__"
 
@@ -189,3 +196,34 @@ def test_the_checks_see_an_upward_import() -> None:
     ]
     assert [target_piece(name) for name in names] == ["__init__", "pdf", "api", "api", "games"]
     assert LAYERS["api"] > LAYERS["variants"]
+
+
+def test_a_lower_module_in_a_folder_is_its_own_piece() -> None:
+    """``groups/summaries.py`` sits below the group pages: the game's pages may read a
+    game's payments from it although the group pages import the game's pages; an
+    upward import from it would still be seen."""
+    assert piece_of(PACKAGE / "groups" / "summaries.py") == "groups.summaries"
+    assert piece_of(PACKAGE / "groups" / "views.py") == "groups"
+    source = "from ..games import access\nfrom . import service\n"
+    names = [name for _line, name in imported(PACKAGE / "groups" / "summaries.py", source)]
+    assert names == [
+        "scorekeeper.games",
+        "scorekeeper.games.access",
+        "scorekeeper.groups.service",
+    ]
+    assert [target_piece(name) for name in names] == ["games", "games", "groups"]
+    assert LAYERS["games"] > LAYERS["groups.summaries"]
+    assert LAYERS["groups"] > LAYERS["groups.summaries"]
+
+
+@pytest.mark.parametrize("piece", [p for p in LAYERS if "." in p])
+def test_a_lower_modules_folder_brings_in_nothing_higher(piece: str) -> None:
+    """Importing ``groups.summaries`` runs ``groups/__init__.py`` first: what that file
+    imports must sit no higher than the module itself."""
+    folder = piece.split(".")[0]
+    upward = [
+        f"line {line}: {name}"
+        for line, name in imported(PACKAGE / folder / "__init__.py")
+        if (target := target_piece(name)) is not None and LAYERS[target] > LAYERS[piece]
+    ]
+    assert upward == []

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from layout import Picture, printed_pictures
 from pypdf import PdfReader
 
-from scorekeeper.charts import swatch
+from scorekeeper.charts.lines import swatch
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 SWATCH = [str(swatch(0)), str(swatch(1))]

@@ -56,7 +56,7 @@ def read_group(group_id: str) -> Response:
     db = get_session()
     group = service.load_group(db, group_id)
     shown = service.view(db, group)
-    service.keep_summaries(db)
+    service.keep_summaries(shown)
     return jsonify(group_json(shown))
 
 

@@ -9,8 +9,8 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
+from ..groups.summaries import payments_of
 from ..models import Game, Group
-from ..records import payments_of
 from ..variants import Variant
 from . import access, bp, service
 from .common import by, for_method, load, locked, save_edit, save_new, to_sheet, version_of

@@ -12,10 +12,11 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, load_only
 
-from ..models import Game, Group
-from ..records import GameRecord, payments_of, records_for
+from ..db import writer_session
+from ..models import Game, GameSummary, Group
 from ..scoring.stakes import Payment, StakeError, parse_currency, parse_stake
 from .standings import Standings, group_balances, settle_group, standings
+from .summaries import GameRecord, payments_of, records_for, store_summaries
 
 NAME_MAX = 40
 ROSTER_MAX = 30
@@ -33,6 +34,7 @@ class GroupView:
     game_payments: dict[str, list[Payment]]  # by game id, each in its game's currency
     currency: str | None  # the balances' currency (``balance_currency``)
     left_out: tuple[str, ...]  # other currencies the group's games were played for
+    fresh: tuple[GameSummary, ...]  # summaries counted for this view, to be stored
 
 
 def load_group(db: Session, group_id: str) -> Group:
@@ -74,8 +76,8 @@ def stake_texts(stake: object, currency: object) -> tuple[str | None, str | None
 
 def group_games(db: Session, group: Group) -> list[Game]:
     """The group's games, newest first."""
-    # A remembered record needs none of the rules or setup; a game that must be
-    # replayed loads them when it is (see ``records``).
+    # A game read from its stored summary needs none of its rules, setup or hands; a
+    # game that must be replayed loads them when it is (``summaries.records_for``).
     lean = load_only(
         Game.id,
         Game.version,
@@ -94,10 +96,11 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
     """Standings over the games of ``kind`` (all kinds when blank) played in the last
     ``days`` (all time when ``None``); balances and settling up over every game.
 
-    Games replayed for the first time leave their summaries in the session: the caller
-    commits them (``keep_summaries``)."""
+    The summaries of games replayed for it are in ``fresh``: a page stores them
+    (``keep_summaries``)."""
     listed = group_games(db, group)
-    games = list(zip(listed, records_for(db, listed), strict=True))
+    records, fresh = records_for(db, listed)
+    games = list(zip(listed, records, strict=True))
     since = datetime.now(UTC) - timedelta(days=days) if days else None
     kept = [
         record
@@ -123,6 +126,7 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
         game_payments=owed_by_game,
         currency=currency,
         left_out=tuple(sorted(left_out)),
+        fresh=tuple(fresh),
     )
 
 
@@ -156,10 +160,15 @@ def parse_amount(text: object, currency: str | None) -> Decimal:
     return amount
 
 
-def keep_summaries(db: Session) -> None:
-    """Commit the game summaries a view replayed; another process may have stored the
-    same ones first, which is just as good."""
-    try:
-        db.commit()
-    except IntegrityError:
-        db.rollback()
+def keep_summaries(shown: GroupView) -> None:
+    """Store the summaries a view counted afresh, through a session of the writer's own
+    (a page reads through the reader). Another process may have stored the same ones
+    first, which is just as good."""
+    if not shown.fresh:
+        return
+    with writer_session() as db:
+        store_summaries(db, shown.fresh)
+        try:
+            db.commit()
+        except IntegrityError:
+            db.rollback()

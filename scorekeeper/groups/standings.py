@@ -1,8 +1,8 @@
 """A group's standings, head-to-head and balances, added up from its games' records.
 
 Only finished games count (a game still being played has no result yet). Every
-figure comes from ``records.record_of`` (the replayed sheets) and the recorded
-payments; nothing here is stored.
+figure comes from the games' records (``summaries``: counted from the replayed
+sheets) and the recorded payments; nothing here is stored.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 
 from ..models import Payment as PaymentRow
-from ..records import GameRecord
 from ..scoring.stakes import Payment, balances, round_money, settle_up
+from .summaries import GameRecord
 
 
 @dataclass
@@ -108,6 +108,17 @@ def standings(roster: Sequence[str], records: Iterable[GameRecord]) -> Standings
         tuple(sorted(pairs.values(), key=lambda p: (p.first, p.second))),
         tuple(done),
     )
+
+
+def running_margins(standings: Standings) -> dict[str, list[int]]:
+    """Per player who played (most games first), 0 and then the sum of his margins
+    after each counted game; a game he sat out leaves his line flat."""
+    played = sorted((s for s in standings.players if s.games), key=lambda s: (-s.games, s.name))
+    lines = {s.name: [0] for s in played}
+    for record in standings.records:
+        for name, line in lines.items():
+            line.append(line[-1] + (record.margin(name) if name in record.finals else 0))
+    return lines
 
 
 def _add(row: Standing, record: GameRecord, name: str) -> None:

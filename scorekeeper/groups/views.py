@@ -9,6 +9,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
+from ..charts.margins import head_to_head_chart, margin_chart
 from ..db import get_session, rollback_to_reading
 from ..games import access
 from ..games.forms import EmptyForm, PinForm, SetPinForm
@@ -16,8 +17,8 @@ from ..models import Game, Group, Payment
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
 from . import bp, service, typed_amount
-from .charts import balance_chart, head_to_head_chart
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
+from .standings import running_margins
 
 
 def _to_page(group: Group, anchor: str = "") -> Response:
@@ -99,7 +100,7 @@ def page(group_id: str) -> Response:
     access.remember(group)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
-    service.keep_summaries(db)
+    service.keep_summaries(shown)
     form = _payment_form(group)
     if shown.settle_up:  # the form starts as the first payment "settle up" suggests
         first = shown.settle_up[0]
@@ -123,8 +124,8 @@ def _render_page(
         filters=filters,
         editable=editable,
         editable_games=access.editable(),
-        chart=balance_chart(shown.standings),
-        h2h_chart=head_to_head_chart(shown.standings),
+        chart=margin_chart(running_margins(shown.standings)),
+        h2h_chart=head_to_head_chart((p.first, p.second, p.net) for p in shown.standings.pairs),
         payment_form=form,
         add_form=_add_form(group) if editable else None,
         settings=_settings_form(group),
@@ -143,7 +144,7 @@ def player(group_id: str, name: str) -> str:
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
-    service.keep_summaries(db)
+    service.keep_summaries(shown)
     standing = next((s for s in shown.standings.players if s.name == name), None)
     if standing is None:
         abort(404)

@@ -8,7 +8,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, release_session
 from ..games import service
-from ..records import payments_of
+from ..groups.summaries import payments_of
 from ..scoring import PRESETS
 from ..variants import VARIANTS, variant_for
 from . import bp

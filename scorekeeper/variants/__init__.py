@@ -6,8 +6,8 @@ from typing import Any
 
 from flask import abort
 
+from ..charts.race import Race
 from ..models import Game, GameData
-from ..races import Race
 from .base import Variant
 from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant

@@ -14,9 +14,9 @@ from typing import Any, ClassVar
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from ..charts.race import Race, race_of
 from ..hands import ScoredHand, score_hand
 from ..models import Game, GameData
-from ..races import Race, race_of
 from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood

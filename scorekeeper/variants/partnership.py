@@ -19,6 +19,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice
 
+from ..charts.race import TEAM_DEALS, Race, race_of
 from ..handentry import (
     QUICK_FIELDS,
     fill_cards,
@@ -31,7 +32,6 @@ from ..handentry import card_inputs as table_card_inputs
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import ApiError, fail, list_at, object_at
 from ..models import Game, GameData, new_token
-from ..races import TEAM_DEALS, Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message

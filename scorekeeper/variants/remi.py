@@ -22,6 +22,7 @@ from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
 
+from ..charts.race import REMI_DEALS, Race, race_of
 from ..jsonbody import (
     ApiError,
     card_from_json,
@@ -33,7 +34,6 @@ from ..jsonbody import (
     object_at,
 )
 from ..models import Game, GameData
-from ..races import REMI_DEALS, Race, race_of
 from ..scoring import Rules
 from ..scoring.explain import Step
 from ..scoring.remi import (

@@ -20,11 +20,11 @@ from typing import Any, ClassVar
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
+from ..charts.race import Race, race_of
 from ..handforms import QuickHandForm
 from ..hands import ScoredHand, score_hand
 from ..jsonbody import fail, problems_at
 from ..models import Game, GameData
-from ..races import Race, race_of
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message

@@ -2,7 +2,7 @@
 
 Each kind of game says what its race is (``Variant.races``) from its own replay — the
 totals are the engine's, never added up again here. This module only turns a
-``Race`` into the page's and the PDF's SVG (``charts.line_chart``) with its title,
+``Race`` into the page's and the PDF's SVG (``lines.line_chart``) with its title,
 its description and the legend in the reader's language.
 """
 
@@ -11,13 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
-from .charts import Series, key, line_chart, swatch, target_swatch
-from .i18n import text_direction
+from ..i18n import text_direction
+from .lines import Series, line_chart
 
 # What a race shows, per kind of game (lazily translated: the variants hold them).
 THE_RACE = _l("The race")
@@ -107,10 +106,3 @@ def race_chart(
         printing=printing,
     )
 
-
-def init_app(app: Flask) -> None:
-    """Make ``race_chart`` and the legend's samples available to the templates."""
-    app.add_template_global(race_chart)
-    app.add_template_global(swatch, "race_swatch")
-    app.add_template_global(key, "race_key")
-    app.add_template_global(target_swatch, "race_target_swatch")

@@ -1,41 +1,38 @@
-"""A game summed up for standings and money, read off its replayed sheet.
+"""A game's record for a group's standings and money, and the summaries that keep it.
 
 Nothing here scores: every figure is counted from what ``scoring/`` made of the stored
-hands (the variant's sheet). A group page needs hundreds of games, so a game's record
-is remembered under ``(game id, version)``, in the process and in the database
-(``GameSummary``, also stamped with a hash of the code that scores): every change to a
-game's hands (a new hand, a correction, a deletion, an undo) bumps its version, an
-imported game gets a new id, and a new engine a new stamp, so a remembered record can
-never be out of date — a changed game is simply a new key.
+hands (the variant's sheet). A group page needs hundreds of games, so each game's
+record is stored as its summary (``GameSummary``, the table ``game_summaries``) with
+the game's version and the stamp of the scoring code it was counted by
+(``scoring_stamp``). Every change to a game's hands (a new hand, a correction, a
+deletion, an undo) bumps its version, and any change to the code that scores changes
+the stamp: a summary that does not match both is counted again from the hands and
+stored in its place. The database is the one place a summary is kept.
 """
 
 from __future__ import annotations
 
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from decimal import Decimal
-from functools import lru_cache
-from threading import Lock
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from .hands import ScoredHand
-from .models import Game, GameData, GameSummary
-from .scoring import Outcome
-from .scoring import stakes as money
-from .scoring.stakes import Payment
-from .scoring.threehand import Role
-from .stamp import STAMP
-from .variants import VARIANTS
-
-CACHE_SIZE = 20_000
+from ..hands import ScoredHand
+from ..models import Game, GameData, GameSummary
+from ..scoring import Outcome
+from ..scoring import stakes as money
+from ..scoring.stakes import Payment
+from ..scoring.threehand import Role
+from ..variants import VARIANTS
+from .scoring_stamp import SCORING_STAMP
 
 
-@dataclass(frozen=True, eq=False)  # hashed by identity: one object per (id, version)
+@dataclass(frozen=True)
 class GameRecord:
     """One game's part in the standings: per player the counted figures (a Counter of
     names like ``gins``, ``hands_won``), and, once it is over, finals and winners."""
@@ -73,80 +70,55 @@ def _margins(finals: dict[str, int], teams: tuple[tuple[str, str], ...]) -> dict
     return margins
 
 
-_cache: OrderedDict[tuple[str, int], GameRecord] = OrderedDict()
-# Keys whose summary this process read from or wrote to the database (a write the
-# caller then failed to commit is written again by the next process: no harm).
-_stored: set[tuple[str, int]] = set()
-_lock = Lock()
-
-
-def record_of(game: GameData) -> GameRecord:
-    """The game's record, remembered under its id and version."""
-    key = (game.id, game.version)
-    with _lock:
-        found = _cache.get(key)
-        if found is not None:
-            _cache.move_to_end(key)
-            return found
-    record = _build(game)
-    _remember(key, record)
-    return record
-
-
-def records_for(db: Session, games: list[Game]) -> list[GameRecord]:
-    """The records of ``games``, in order: remembered in the process, else in the
-    database, else replayed. Records not yet in the database are put in the session
-    (the caller commits)."""
-    found: dict[str, GameRecord] = {}
-    with _lock:
-        for game in games:
-            record = _cache.get((game.id, game.version))
-            if record is not None:
-                found[game.id] = record
-        unsure = [g for g in games if (g.id, g.version) not in _stored]
-    rows = {}
-    if unsure:
-        rows = {
-            row.game_id: row
-            for row in db.scalars(
-                select(GameSummary).where(GameSummary.game_id.in_([g.id for g in unsure]))
-            )
-        }
-    stale = [
-        g.id
-        for g in unsure
-        if g.id not in found
-        and not (g.id in rows and rows[g.id].version == g.version and rows[g.id].stamp == STAMP)
-    ]
+def records_for(
+    db: Session, games: Sequence[Game]
+) -> tuple[list[GameRecord], list[GameSummary]]:
+    """The records of ``games``, in order, read from their stored summaries; where a
+    summary is missing or stale (another version of the game, another stamp), counted
+    from the replayed hands. Also the summaries so counted, for ``store_summaries``
+    (``db`` may be a reader's: nothing is put in it)."""
+    rows = {
+        row.game_id: row
+        for row in db.scalars(
+            select(GameSummary).where(GameSummary.game_id.in_([game.id for game in games]))
+        )
+    }
+    stale = [game.id for game in games if not _current(rows.get(game.id), game)]
     if stale:  # one query for the rules, setup and hands of every game to replay
         db.scalars(select(Game).where(Game.id.in_(stale)).options(selectinload(Game.hands))).all()
-    for game in unsure:
+    records, fresh = [], []
+    for game in games:
         row = rows.get(game.id)
-        current = row is not None and row.version == game.version and row.stamp == STAMP
-        record = found.get(game.id)
-        if record is None:
-            record = _from_json(game, row.data) if row is not None and current else _build(game)
-            found[game.id] = record
-            _remember((game.id, game.version), record)
-        if not current:
-            data = _to_json(record)
-            if row is None:
-                db.add(GameSummary(game_id=game.id, version=game.version, stamp=STAMP, data=data))
-            else:
-                row.version, row.stamp, row.data = game.version, STAMP, data
-        with _lock:
-            _stored.add((game.id, game.version))
-    for game in games:  # remembered and known to be stored, but not yet looked up here
-        if game.id not in found:
-            found[game.id] = record_of(game)
-    return [found[game.id] for game in games]
+        if row is not None and _current(row, game):
+            records.append(_from_json(game, row.data))
+            continue
+        record = record_of(game)
+        records.append(record)
+        fresh.append(GameSummary(game_id=game.id, version=game.version, stamp=SCORING_STAMP,
+                                 data=_to_json(record)))
+    return records, fresh
 
 
-def _remember(key: tuple[str, int], record: GameRecord) -> None:
-    with _lock:
-        _cache[key] = record
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+def store_summaries(db: Session, fresh: Sequence[GameSummary]) -> None:
+    """Put summaries counted afresh into ``db`` (a writer's session; the caller
+    commits), each in place of the one stored for its game."""
+    stored = {
+        row.game_id: row
+        for row in db.scalars(
+            select(GameSummary).where(GameSummary.game_id.in_([s.game_id for s in fresh]))
+        )
+    }
+    for summary in fresh:
+        row = stored.get(summary.game_id)
+        if row is None:
+            db.add(summary)
+        else:
+            row.version, row.stamp, row.data = summary.version, summary.stamp, summary.data
+
+
+def _current(row: GameSummary | None, game: Game) -> bool:
+    """Whether ``row`` summarises ``game`` as it is now, counted by this scoring code."""
+    return row is not None and row.version == game.version and row.stamp == SCORING_STAMP
 
 
 def _to_json(record: GameRecord) -> dict[str, Any]:
@@ -187,38 +159,17 @@ def _from_json(game: Game, data: dict[str, Any]) -> GameRecord:
     )
 
 
-def forget_all() -> None:
-    """Empty the records remembered in the process (tests and benchmarks: a new process)."""
-    with _lock:
-        _cache.clear()
-        _stored.clear()
-
-
-def game_stake(game: Game) -> tuple[Decimal, str | None] | None:
-    """The game's stake per point and currency, ``None`` without a stake."""
-    if not game.stake:
-        return None
-    try:
-        return money.parse_stake(game.stake), game.currency
-    except money.StakeError:
-        return None
-
-
 def payments_of(game: GameData, record: GameRecord | None = None) -> list[Payment]:
-    """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise."""
+    """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise.
+    ``record`` is the game's, when the caller has it; else the game is replayed."""
     record = record or record_of(game)
     if not game.stake or not record.finished:
         return []
-    return list(_payments(record, game.stake, game.currency))
-
-
-@lru_cache(maxsize=CACHE_SIZE)
-def _payments(record: GameRecord, stake_text: str, currency: str | None) -> tuple[Payment, ...]:
     try:
-        amount = money.parse_stake(stake_text)
+        amount = money.parse_stake(game.stake)
     except money.StakeError:
-        return ()
-    return tuple(_settle(record, amount, currency))
+        return []
+    return _settle(record, amount, game.currency)
 
 
 def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[Payment]:
@@ -235,7 +186,8 @@ def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[P
 # --- building a record ----------------------------------------------------------------
 
 
-def _build(game: GameData) -> GameRecord:
+def record_of(game: GameData) -> GameRecord:
+    """The game's record, counted from its replayed sheet."""
     sheet = VARIANTS[game.variant].sheet(game)
     builder = {
         "gin": _two_player,
