@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.handforms import GinCardsForm
+from scorekeeper.hands.fields import GinCardsForm
 from scorekeeper.scoring.errors import HandError, Problem
 from tests.examples import EXAMPLE_7, EXAMPLES
 

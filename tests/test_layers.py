@@ -34,12 +34,9 @@ LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
     "models": SHARED,
-    "hands": SHARED,
-    "sheets": SHARED,
+    "hands": SHARED,  # a hand's stored inputs, its form fields, form to inputs and back
     "i18n": SHARED,
     "security": SHARED,
-    "handforms": SHARED,
-    "handentry": SHARED,
     "jsonbody": SHARED,
     "charts": SHARED,
     "variants": VARIANTS,

@@ -11,8 +11,8 @@ import pytest
 
 from scorekeeper.groups.scoring_stamp import ROOT, SCORING_STAMP, sources, stamp_of
 from scorekeeper.groups.summaries import record_of
-from scorekeeper.hands import score_hand
-from scorekeeper.sheets import gin_sheet
+from scorekeeper.hands.inputs import score_hand
+from scorekeeper.variants.replay import gin_sheet
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -33,8 +33,8 @@ def test_the_stamp_covers_the_engine_the_variants_and_what_turns_inputs_into_a_s
     turning = {defined_in(score_hand), defined_in(gin_sheet), defined_in(record_of)}
     assert {path.resolve() for path in engine_and_variants} | turning == set(sources())
     assert {path.relative_to(ROOT).as_posix() for path in turning} == {
-        "hands.py",
-        "sheets.py",
+        "hands/inputs.py",
+        "variants/replay.py",
         "groups/summaries.py",
     }
 
@@ -44,7 +44,7 @@ def test_the_stamp_is_the_hash_of_those_files() -> None:
     assert len(SCORING_STAMP) == 64  # fits GameSummary.stamp
 
 
-@pytest.mark.parametrize("changed", ["scoring/settle.py", "variants/remi.py", "sheets.py",
+@pytest.mark.parametrize("changed", ["scoring/settle.py", "variants/remi.py", "variants/replay.py",
                                      "groups/summaries.py"])
 def test_a_change_to_any_of_them_changes_the_stamp(tmp_path: Path, changed: str) -> None:
     copies = []

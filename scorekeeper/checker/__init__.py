@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint
 
-from ..handforms import explain, picker_rows
+from ..hands.fields import explain, picker_rows
 
 bp = Blueprint("checker", __name__)
 # The hand partials are shared with the game pages, so their helpers are app-wide.

@@ -8,7 +8,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice, SelectField
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import GinCardsForm, WholeNumberField
+from ..hands.fields import GinCardsForm, WholeNumberField
 from ..i18n import say
 from ..scoring.errors import HandError
 from ..scoring.rules import Rules, RulesError, rules_from_spec

@@ -13,7 +13,7 @@ bp = Blueprint("games", __name__)
 @bp.app_template_global()
 def card_text(code: str) -> object:
     """A stored card code (``TD``) shown as a card chip."""
-    from ..handforms import show_html
+    from ..hands.fields import show_html
     from ..scoring import Card
 
     return show_html(Card.parse(code))

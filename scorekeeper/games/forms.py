@@ -16,7 +16,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from ..handforms import WholeNumberField
+from ..hands.fields import WholeNumberField
 
 NAME_MAX = 40
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..db import get_session
-from ..handentry import show_problems
+from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
 from ..scoring import RulesError, rules_from_spec

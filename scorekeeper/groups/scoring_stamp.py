@@ -13,13 +13,15 @@ from hashlib import sha256
 from pathlib import Path
 from types import ModuleType
 
-from .. import hands, scoring, sheets, variants
+from .. import scoring, variants
+from ..hands import inputs
 
 ROOT = Path(scoring.__file__).resolve().parent.parent  # the ``scorekeeper`` package
 
 # What turns a game's stored inputs into its summary: the rules engine, each kind of
-# game, scoring one hand's inputs, replaying them into a sheet, and the counting.
-SCORING_CODE = (scoring, variants, hands, sheets)
+# game with the replay of its hands into a sheet, scoring one hand's inputs, and the
+# counting.
+SCORING_CODE = (scoring, variants, inputs)
 
 
 def _files(module: ModuleType) -> list[Path]:

@@ -22,12 +22,12 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
-from ..hands import ScoredHand
+from ..hands.inputs import ScoredHand
 from ..models import Game, GameData, GameSummary
 from ..scoring import Outcome
 from ..scoring import stakes as money
 from ..scoring.stakes import Payment
-from ..scoring.threehand import Role
+from ..scoring.three_hand import Role
 from ..variants import VARIANTS
 from .scoring_stamp import SCORING_STAMP
 

@@ -13,7 +13,7 @@ from wtforms import Form, SelectChoice, SelectField, StringField
 from wtforms.validators import AnyOf, Length, NumberRange, Optional
 
 from ..games.forms import NAME_MAX
-from ..handforms import WholeNumberField
+from ..hands.fields import WholeNumberField
 from ..i18n import PRESET_NAMES
 
 # CSS ``@page`` sizes, keyed by what a link says.

@@ -22,7 +22,7 @@ from wtforms import (
 )
 from wtforms.validators import Length
 
-from ..handforms import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField
+from ..hands.fields import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField
 from ..i18n import say
 from ..scoring import rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal

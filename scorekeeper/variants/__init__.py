@@ -13,7 +13,7 @@ from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant
 from .partnership import PartnershipVariant
 from .remi import RemiVariant
-from .threehand import ThreeHandVariant
+from .three_hand import ThreeHandVariant
 
 VARIANTS: dict[str, Variant] = {
     v.name: v

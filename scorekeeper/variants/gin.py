@@ -10,7 +10,7 @@ from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
 from ..charts.race import Race, race_of
-from ..handentry import (
+from ..hands.entry import (
     QUICK_FIELDS,
     card_inputs,
     fill_cards,
@@ -19,8 +19,8 @@ from ..handentry import (
     seat_choices,
     show_problems,
 )
-from ..handforms import GinCardsForm, QuickHandForm
-from ..hands import ScoredHand, score_hand
+from ..hands.fields import GinCardsForm, QuickHandForm
+from ..hands.inputs import ScoredHand, score_hand
 from ..jsonbody import (
     ApiError,
     card_from_json,
@@ -34,8 +34,8 @@ from ..jsonbody import (
 )
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
-from ..sheets import game_rules, gin_sheet
 from .base import Variant
+from .replay import game_rules, gin_sheet
 
 QUICK = ("knock", "gin", "big_gin", "dead")
 
@@ -88,7 +88,7 @@ class GinVariant(Variant):
         return {"dealer": 1 - winner}
 
     def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
-        """Replay the hands (``sheets.gin_sheet``)."""
+        """Replay the hands (``replay.gin_sheet``)."""
         return gin_sheet(game)
 
     def races(self, sheet: Any) -> tuple[Race, ...]:

@@ -15,13 +15,13 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
-from ..hands import ScoredHand, score_hand
+from ..hands.inputs import ScoredHand, score_hand
 from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
-from ..sheets import game_rules
 from .gin import GinVariant, settlement_json
+from .replay import game_rules
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 Players 1 & 3 (seats 0 & 2) play players 2 & 4 (seats 1 & 3). A deal is stored as
 ``{"mode": "deal", "tables": [hand_a, hand_b]}``: seat 0's table first, then seat 2's.
-Each table's hand is an ordinary gin hand (quick or cards, ``hands.py``'s shapes)
+Each table's hand is an ordinary gin hand (quick or cards, ``hands.inputs``' shapes)
 whose ``knocker`` is the position **within that table's pair** (0 = the first player
 of ``scoring.partnership.pairing(deal)``, 1 = the second), so deleting a deal lets
 the later deals take their own pairings again. The engine nets the two hands per
@@ -20,7 +20,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import SelectChoice
 
 from ..charts.race import TEAM_DEALS, Race, race_of
-from ..handentry import (
+from ..hands.entry import (
     QUICK_FIELDS,
     fill_cards,
     fill_quick,
@@ -28,8 +28,8 @@ from ..handentry import (
     seat_choices,
     show_problems,
 )
-from ..handentry import card_inputs as table_card_inputs
-from ..hands import ScoredHand, score_hand
+from ..hands.entry import card_inputs as table_card_inputs
+from ..hands.inputs import ScoredHand, score_hand
 from ..jsonbody import ApiError, fail, list_at, object_at
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
@@ -37,11 +37,11 @@ from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
-from ..sheets import game_rules
 from .base import Variant
 from .gin import hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
-from .threehand import hand_number
+from .replay import game_rules
+from .three_hand import hand_number
 from .wording import Clause, gin_clauses
 
 Table = tuple[int, int]

@@ -1,7 +1,7 @@
 """Forms of partnership gin: one deal is two tables, each an ordinary gin hand.
 
 Each table is a sub-form (``FormField``) of the deal's form, so its fields are named
-``a-outcome``, ``b-knocker_cards`` … and the gin helpers (``handentry``) work on it
+``a-outcome``, ``b-knocker_cards`` … and the gin helpers (``hands.entry``) work on it
 unchanged. Only the deal's form carries the CSRF token, version and idempotency token.
 
 On the card page each table may be entered either way: a table whose cards are left
@@ -17,7 +17,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import FormField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import GinCardsForm, HandMeta, QuickHandForm, WholeNumberField
+from ..hands.fields import GinCardsForm, HandMeta, QuickHandForm, WholeNumberField
 
 DEAD = "dead"
 

@@ -49,9 +49,9 @@ from ..scoring.remi import (
     settle_remi_deal,
 )
 from ..scoring.rules import PRESETS
-from ..sheets import game_rules
 from .base import Variant
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
+from .replay import game_rules
 from .wording import Clause, remi_clauses
 
 MAX_TABLE = 8  # combinations one player can have put down (7-card hands; generous)

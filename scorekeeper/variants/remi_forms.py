@@ -1,7 +1,7 @@
 """The forms of a Remi game's deal: quick (each player's plus and minus) and with cards.
 
 Both carry four player blocks; the page shows as many as the game has players. The
-card form reuses the Remi checker's fields (``handforms.py``): combinations one a
+card form reuses the Remi checker's fields (``hands.fields``): combinations one a
 line, cards in hand, the final discard. Every field keeps what was typed; the engine's
 problems (``players.1.table.0``) are put back at the field of the player they are about.
 """
@@ -16,7 +16,7 @@ from flask_babel import lazy_gettext as _l
 from wtforms import FieldList, Form, FormField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
 
-from ..handforms import (
+from ..hands.fields import (
     STOCK_RAN_OUT,
     CardsField,
     CombinationsField,

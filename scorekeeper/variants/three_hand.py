@@ -1,8 +1,8 @@
 """Three-hand gin (RULES.md §5, seed 001): the box against a captain, one player sitting out.
 
-A hand is an ordinary gin hand (quick or cards, ``hands.py``'s shapes) whose
+A hand is an ordinary gin hand (quick or cards, ``hands.inputs``' shapes) whose
 ``knocker`` is a **role** — 0 the box, 1 the captain — never a seat. The seats come
-from replaying the game (``scoring.threehand``), so correcting or deleting an earlier
+from replaying the game (``scoring.three_hand``), so correcting or deleting an earlier
 hand moves every later hand's roles with it. The sitter is never a choice.
 
 Setup ``{"box": seat, "captain": seat}``: the first box (the new-game form's dealer —
@@ -21,17 +21,17 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
-from ..handforms import QuickHandForm
-from ..hands import ScoredHand, score_hand
+from ..hands.fields import QuickHandForm
+from ..hands.inputs import ScoredHand, score_hand
 from ..jsonbody import fail, problems_at
 from ..models import Game, GameData
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
-from ..scoring.threehand import Role, Roles, ThreeHandGame, play_three_hand
-from ..sheets import game_rules
+from ..scoring.three_hand import Role, Roles, ThreeHandGame, play_three_hand
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
+from .replay import game_rules
 from .wording import Clause, gin_clauses
 
 ROLE_NAMES = {"box": Role.BOX, "captain": Role.CAPTAIN}
@@ -127,7 +127,7 @@ class ThreeHandVariant(GinVariant):
         return {"box": box, "captain": captain}
 
     def sheet(self, game: GameData) -> ThreeHandSheet:
-        """Replay the hands (``scoring.threehand``)."""
+        """Replay the hands (``scoring.three_hand``)."""
         return three_hand_sheet(game)
 
     def races(self, sheet: Any) -> tuple[Race, ...]:

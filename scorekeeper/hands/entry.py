@@ -9,9 +9,9 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
-from .handforms import QuickHandForm
-from .hands import canonical_cards
-from .i18n import say
+from ..i18n import say
+from .fields import QuickHandForm
+from .inputs import canonical_cards
 
 
 def seat_choices(players: Iterable[str]) -> list[SelectChoice]:

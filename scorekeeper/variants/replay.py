@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .hands import ScoredHand, score_hand
-from .models import GameData
-from .scoring import Rules
-from .scoring.game import GinGame, play_gin_game
+from ..hands.inputs import ScoredHand, score_hand
+from ..models import GameData
+from ..scoring import Rules
+from ..scoring.game import GinGame, play_gin_game
 
 
 @dataclass(frozen=True)

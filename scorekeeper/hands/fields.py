@@ -34,12 +34,12 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
-from .i18n import say, translate
-from .models import new_token
-from .scoring.cards import DECK, Card, CardError, parse_cards
-from .scoring.errors import HandError
-from .scoring.explain import Step, describe
-from .scoring.layoffs import Layoff
+from ..i18n import say, translate
+from ..models import new_token
+from ..scoring.cards import DECK, Card, CardError, parse_cards
+from ..scoring.errors import HandError
+from ..scoring.explain import Step, describe
+from ..scoring.layoffs import Layoff
 
 MAX_TEXT = 300  # ten cards in the longest notation and some separators fit easily
 

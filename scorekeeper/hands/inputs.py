@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from .scoring import (
+from ..scoring import (
     Card,
     HandError,
     HandResult,

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scorekeeper.scoring.game import GameError
 from scorekeeper.scoring.outcome import HandScore, Outcome
 from scorekeeper.scoring.rules import PRESETS, Rules
-from scorekeeper.scoring.threehand import Role, Roles, play_three_hand
+from scorekeeper.scoring.three_hand import Role, Roles, play_three_hand
 
 X, Y, Z = 0, 1, 2
 PLAYERS = ["X", "Y", "Z"]
