@@ -11,8 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from flask.json.provider import DefaultJSONProvider
 
-from .jsoncodec import JSONProvider
+
+class JSONProvider(DefaultJSONProvider):
+    """Flask's JSON, with letters written as themselves (UTF-8), not ``\\u`` escapes:
+    names, suits and Persian or Russian explanations read as typed."""
+
+    ensure_ascii = False
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:

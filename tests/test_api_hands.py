@@ -271,3 +271,14 @@ def _drop_other_connections(app: Flask) -> int:
                 break
             time.sleep(0.02)
     return int(row[0]) if row is not None else 0
+
+
+def test_answers_write_letters_as_themselves(client: FlaskClient) -> None:
+    """JSON answers are UTF-8 with names and suits as typed, not ``\\u`` escapes."""
+    created = client.post("/api/v1/games", json={"players": ["Пётр", "Zed"]})
+    game = client.get(f"/api/v1/games/{created.get_json()['id']}")
+    assert '"players":["Пётр","Zed"]'.encode() in game.get_data()
+    settled = client.post("/api/v1/gin/settle", json={
+        "knocker": {"cards": "KS KH KD 5S 6S 7S 9C TC JC JD"},
+        "defender": {"cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"}})
+    assert "J♦ = 10".encode() in settled.get_data()
