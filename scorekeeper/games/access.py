@@ -37,7 +37,7 @@ def require_edit(game: Guarded) -> None:
 
 def secret_matches(game: Guarded | GameData, secret: str | None) -> bool:
     """Constant-time check of an edit secret."""
-    return bool(secret) and hmac.compare_digest(str(secret), game.edit_secret)
+    return bool(secret) and hmac.compare_digest(str(secret).encode(), game.edit_secret.encode())
 
 
 def grant_edit(game: Guarded, *, via_pin: bool = False) -> None:
