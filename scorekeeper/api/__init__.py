@@ -8,6 +8,7 @@ needs its ``X-Edit-Secret`` header). Errors are HTTP 422
 from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify
+from flask.blueprints import BlueprintSetupState
 
 from ..jsonbody import ApiError
 from ..security import csrf
@@ -24,3 +25,16 @@ def _handle_api_error(exc: ApiError) -> tuple[Response, int]:
 
 
 bp.register_error_handler(ApiError, _handle_api_error)
+
+
+def _register_docs(state: BlueprintSetupState) -> None:
+    """The page made from this API's OpenAPI document, ``/api/docs``: outside
+    ``/api/v1``, so on a blueprint of its own, registered with this one."""
+    from .docs import bp as docs
+
+    state.app.register_blueprint(docs)
+
+
+bp.record_once(_register_docs)
+
+from . import openapi  # noqa: E402, F401 - GET /openapi.json registers on bp

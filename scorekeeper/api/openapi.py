@@ -1,0 +1,1141 @@
+"""The JSON API described as OpenAPI 3.1, by hand: ``GET /api/v1/openapi.json``.
+
+The document is data: one entry per route under ``/api/v1`` with its request body,
+headers and every answer it gives; the shapes it shares live under
+``components``. The choices the engine knows (variants, presets, settings) are
+taken from the code, so the document names the same ones. ``/api/docs`` shows it
+as a page (``api/docs.py``); tests/test_openapi.py checks that it names exactly
+the app's routes, that it is a valid OpenAPI document, and that the running server
+answers as it says.
+"""
+
+from __future__ import annotations
+
+import copy
+from functools import cache
+from typing import Any
+
+from flask import Response, jsonify
+
+from ..scoring.rules import PRESETS, NextDealer, OklahomaAce, Rules, Shutout
+from ..variants import VARIANTS
+from . import bp
+
+Schema = dict[str, Any]
+
+VERSION = "1"
+TITLE = "Scorekeeper JSON API"
+
+OVERVIEW = """\
+The same engine results as the pages, as JSON. Every body is JSON
+(`Content-Type: application/json`); every answer is JSON.
+
+**Cards** are written in any notation of RULES.md §1 (`7H`, `10♦`, `q♠`, `TD`), either
+as one string (`"7H 8H 9H"`) or as a list of strings; answers always use the
+canonical notation: rank then suit, `T` for ten (`TD`).
+
+**Rules** are a preset name (`"russian"`) or an object of settings on top of a preset
+(`{"preset": "russian", "target": 150}`); without a preset, `classic`.
+
+**Errors** are answered as `{"errors": [{"where": "defender.cards", "message": "..."}]}`:
+`where` is a path into the request body (`defender.layoffs[1].meld`), a header name,
+`request` for the request as a whole, or `game`. A body the API cannot use is a 422;
+the API never answers with a 500.
+
+**Editing** a game (adding a hand) needs its edit secret in the `X-Edit-Secret` header:
+it comes back when the game is created. An `Idempotency-Key` header makes a retried
+request harmless: the same key twice adds one hand.
+
+**Money** (stakes, amounts, balances) is always a decimal string (`"1.53"`), never a
+JSON number.
+"""
+
+
+def ref(name: str) -> Schema:
+    """A reference to one of the shared schemas."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def obj(properties: dict[str, Schema], required: tuple[str, ...] = (), **more: Any) -> Schema:
+    """A JSON object with these properties, ``required`` ones always present."""
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = list(required)
+    return {**schema, **more}
+
+
+def array(items: Schema, **more: Any) -> Schema:
+    """A JSON array of ``items``."""
+    return {"type": "array", "items": items, **more}
+
+
+def nullable(schema: Schema) -> Schema:
+    """``schema`` or ``null``."""
+    return {"anyOf": [schema, {"type": "null"}]}
+
+
+def text(description: str, **more: Any) -> Schema:
+    """A string, described."""
+    return {"type": "string", "description": description, **more}
+
+
+def number(description: str, **more: Any) -> Schema:
+    """A whole number, described."""
+    return {"type": "integer", "description": description, **more}
+
+
+def flag(description: str) -> Schema:
+    """``true`` or ``false``, described."""
+    return {"type": "boolean", "description": description}
+
+
+SEAT = number("A seat: 0 for the first player named, 1 for the second, and so on.", minimum=0)
+# A seat a request names: a table has at most four.
+SEAT_INPUT = {**SEAT, "maximum": 3}
+SEATS = array(number("Points, one entry per seat (or team)."))
+OPTIONAL_SEAT = {**nullable(SEAT), "description": "A seat, or null for none."}
+DEADWOOD = number("Deadwood points: ten cards never hold more than 100.", minimum=0, maximum=100)
+WHO_WENT_OUT = {**nullable(SEAT_INPUT), "description": "Who went out; null: nobody."}
+EXPLANATION = array(text("One step of the scoring, as an English sentence."))
+MONEY = text(
+    "An amount of money as a decimal string, never a JSON number.",
+    pattern=r"^-?[0-9]+(\.[0-9]+)?$",
+    examples=["1.53"],
+)
+CURRENCY = text("A three-letter currency code.", pattern="^[A-Z]{3}$", examples=["EUR"])
+HAND_OUTCOMES = ["knock", "undercut", "gin", "big_gin", "tie", "dead"]
+STAKE_INPUT = text(
+    "The stake per point as a decimal string: more than 0, at most 1000000, at most "
+    "6 decimals. Money is never a JSON number.",
+    pattern=r"^[0-9]{1,7}(\.[0-9]{1,6})?$",
+    examples=["0.01"],
+)
+CURRENCY_INPUT = text(
+    "A three-letter currency code (default EUR).", pattern="^[A-Za-z]{3}$", examples=["EUR"]
+)
+NAME_INPUT = text("A player's name (spaces around it are dropped).", pattern=r"\S",
+                  maxLength=40)
+
+
+def _player_counts() -> list[Schema]:
+    """How many players each variant takes, as constraints on ``NewGame``."""
+    by_count: dict[tuple[int, ...], list[str]] = {}
+    for name, variant in VARIANTS.items():
+        by_count.setdefault(variant.player_counts, []).append(name)
+    return [
+        {
+            "properties": {
+                "variant": {"enum": names},
+                "players": {"minItems": min(counts), "maxItems": max(counts)},
+            },
+            **({} if "gin" in names else {"required": ["variant"]}),
+        }
+        for counts, names in by_count.items()
+    ]
+
+
+# --- what requests carry ------------------------------------------------------------
+
+REQUEST_SCHEMAS: dict[str, Schema] = {
+    "Card": text(
+        "One card in any notation of RULES.md §1: rank then suit, in letters or symbols.",
+        minLength=1,
+        maxLength=400,
+        examples=["7H", "10♦", "q♠"],
+    ),
+    "Cards": {
+        "description": "Cards as one string (separated by spaces or commas) or as a list "
+        "of strings, in any notation of RULES.md §1.",
+        "oneOf": [
+            {"type": "string", "maxLength": 400, "examples": ["7H 8H 9H"]},
+            array({"type": "string", "maxLength": 400}, maxItems=60, examples=[["7H", "8H"]]),
+        ],
+    },
+    "Rules": {
+        "description": "A preset name, or an object of settings on top of a preset. Left "
+        "out: the variant's own preset (`classic` for gin; `remi` for `/remi/settle`).",
+        "oneOf": [ref("Preset"), ref("RuleSettings")],
+    },
+    "Preset": {"type": "string", "enum": list(PRESETS), "description": "A preset's name."},
+    "RuleSettings": obj(
+        {
+            "preset": {**ref("Preset"), "description": "The preset the settings change."},
+            "knock_limit": number("The most deadwood one may knock with.", minimum=0, maximum=10),
+            "gin_bonus": number("Bonus for gin.", minimum=0, maximum=10000),
+            "big_gin_bonus": {
+                "description": "Bonus for big gin; null: big gin is not played.",
+                "anyOf": [{"type": "integer", "minimum": 0, "maximum": 10000}, {"type": "null"}],
+            },
+            "undercut_bonus": number("Bonus for an undercut.", minimum=0, maximum=10000),
+            "tie_is_undercut": flag("Whether equal deadwood is an undercut."),
+            "target": number("The score that ends the game.", minimum=1, maximum=10000),
+            "game_bonus": number("Bonus for winning the game.", minimum=0, maximum=10000),
+            "box_bonus": number("Bonus for each hand won (box).", minimum=0, maximum=10000),
+            "shutout": {
+                "type": "string",
+                "enum": [s.value for s in Shutout],
+                "description": "What a shutout adds at the end of the game.",
+            },
+            "shutout_bonus": number("The flat bonus of shutout `flat`.", minimum=0, maximum=10000),
+            "next_dealer": {
+                "type": "string",
+                "enum": [s.value for s in NextDealer],
+                "description": "Who deals the next hand.",
+            },
+            "oklahoma": flag("Oklahoma gin: the upcard sets the knock limit."),
+            "oklahoma_ace": {
+                "type": "string",
+                "enum": [s.value for s in OklahomaAce],
+                "description": "What an ace upcard means in Oklahoma.",
+            },
+            "spade_doubles": flag("Oklahoma: a spade upcard doubles the hand."),
+            "sets_need_sequence": flag("Remi: a set counts only beside a sequence."),
+            "deals": {
+                "description": "Remi: end after this many deals; null: at the target.",
+                "anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000}, {"type": "null"}],
+            },
+            "hollywood_fourth": flag("Hollywood: a fourth column opens when the first closes."),
+        },
+        description="Settings by their snake_case names in RULES.md; any left out keep the "
+        "preset's value. An unknown setting is refused.",
+        additionalProperties=False,
+    ),
+    "KnockerCards": obj(
+        {
+            "cards": ref("Cards"),
+            "melds": array(ref("Cards"), maxItems=11, description="Declared melds (optional)."),
+        },
+        ("cards",),
+        description="The knocker's cards, and optionally the melds he declares.",
+    ),
+    "DefenderCards": obj(
+        {
+            "cards": ref("Cards"),
+            "melds": array(ref("Cards"), maxItems=11, description="Declared melds (optional)."),
+            "layoffs": array(
+                obj(
+                    {
+                        "card": ref("Card"),
+                        "meld": number(
+                            "0-based index into the knocker's melds.", minimum=0, maximum=10
+                        ),
+                    },
+                    ("card", "meld"),
+                ),
+                maxItems=11,
+                description="Declared layoffs (optional).",
+            ),
+        },
+        ("cards",),
+        description="The defender's cards, and optionally his melds and layoffs.",
+    ),
+    "ArrangeRequest": obj(
+        {"cards": {**ref("Cards"), "description": "10 or 11 cards."}, "rules": ref("Rules")},
+        ("cards",),
+    ),
+    "SettleRequest": obj(
+        {
+            "rules": ref("Rules"),
+            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
+            "knocker": ref("KnockerCards"),
+            "defender": ref("DefenderCards"),
+        },
+        ("knocker", "defender"),
+        description="Declared melds and layoffs are checked and scored as declared. Left "
+        "out, the knocker gets his minimum-deadwood arrangement that leaves the defender "
+        "the most deadwood, and the defender the lowest deadwood his own melds and "
+        "chained layoffs reach together.",
+    ),
+    "RemiSettleRequest": obj(
+        {
+            "rules": ref("Rules"),
+            "players": array(
+                obj(
+                    {
+                        "name": text("The player's name.", maxLength=40),
+                        "table": array(ref("Cards"), maxItems=16,
+                                       description="The combinations laid on the table."),
+                        "hand": {**ref("Cards"), "description": "The cards still in hand."},
+                        "went_out": flag("Whether this player went out."),
+                        "final_discard": {**ref("Card"),
+                                          "description": "The card he went out with."},
+                    },
+                    ("name",),
+                ),
+                minItems=2,
+                maxItems=4,
+            ),
+        },
+        ("players",),
+    ),
+    "NewGame": obj(
+        {
+            "variant": {
+                "type": "string",
+                "enum": list(VARIANTS),
+                "default": "gin",
+                "description": "The kind of game.",
+            },
+            "rules": ref("Rules"),
+            "players": array(
+                NAME_INPUT,
+                minItems=2,
+                maxItems=4,
+                uniqueItems=True,
+                description="2 players (gin, Oklahoma, Hollywood), 3 (three-hand), 4 "
+                "(partnership) or 2 to 4 (Remi), all different.",
+            ),
+            "dealer": {**SEAT_INPUT, "description": "The first dealer's seat (default 0)."},
+            "captain": {**SEAT_INPUT,
+                        "description": "Three-hand gin: the first captain's seat."},
+            "group": text("The id of the group the game counts for; the group's edit "
+                          "secret goes in `X-Edit-Secret`.", maxLength=64),
+            "stake": STAKE_INPUT,
+            "currency": CURRENCY_INPUT,
+        },
+        ("players",),
+        description="Without a stake, the game takes its group's stake and currency.",
+        anyOf=_player_counts(),
+    ),
+    "QuickHand": obj(
+        {
+            "outcome": {"type": "string", "enum": ["knock", "gin", "big_gin"]},
+            "knocker": {
+                "description": "Who went out: a seat; in three-hand gin a role, 0 or "
+                '`"box"`, 1 or `"captain"`.',
+                "anyOf": [SEAT_INPUT, {"type": "string", "enum": ["box", "captain"]}],
+            },
+            "knocker_deadwood": {**DEADWOOD, "description": "The knocker's deadwood "
+                                 "(default 0)."},
+            "defender_deadwood": {**DEADWOOD, "description": "The defender's deadwood after "
+                                  "layoffs."},
+            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
+        },
+        ("outcome", "knocker", "defender_deadwood"),
+        description="A gin hand by its totals (gin, Oklahoma, Hollywood, three-hand): an "
+        "undercut or a tie follows from the deadwood.",
+    ),
+    "DeadHand": obj(
+        {
+            "outcome": {"type": "string", "enum": ["dead"]},
+            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
+        },
+        ("outcome",),
+        description="A hand nobody won: the stock ran out.",
+    ),
+    "CardHand": obj(
+        {
+            "knocker": {
+                "allOf": [ref("KnockerCards")],
+                "properties": {
+                    "seat": {
+                        "description": "Who knocked: a seat; in three-hand gin a role.",
+                        "anyOf": [SEAT_INPUT, {"type": "string", "enum": ["box", "captain"]}],
+                    }
+                },
+                "required": ["seat"],
+            },
+            "defender": ref("DefenderCards"),
+            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
+        },
+        ("knocker", "defender"),
+        description="A gin hand by both players' cards, as `/gin/settle` takes them.",
+    ),
+    "PartnershipDeal": obj(
+        {
+            "tables": array(
+                {"anyOf": [ref("QuickHand"), ref("DeadHand"), ref("CardHand")]},
+                minItems=2,
+                maxItems=2,
+                description="Seat 0's table, then seat 2's; the knocker is 0 or 1 within "
+                "each table's pair.",
+            )
+        },
+        ("tables",),
+        description="A partnership deal: the hands of both tables.",
+    ),
+    "RemiQuickDeal": obj(
+        {
+            "mode": {"type": "string", "enum": ["quick"]},
+            "went_out": WHO_WENT_OUT,
+            "discard_value": number("The final discard's value: 5, 10 or 15."),
+            "final_discard": {**ref("Card"), "description": "Or the final discard itself."},
+            "players": array(
+                obj(
+                    {
+                        "plus": number("Points on the table (default 0)."),
+                        "minus": number("Points left in hand (default 0)."),
+                    }
+                ),
+                minItems=2,
+                maxItems=4,
+                description="One entry per seat, in seat order.",
+            ),
+        },
+        ("players",),
+        description="A Remi deal by each player's plus and minus.",
+    ),
+    "RemiCardDeal": obj(
+        {
+            "mode": {"type": "string", "enum": ["cards"]},
+            "went_out": WHO_WENT_OUT,
+            "final_discard": {**ref("Card"), "description": "The card he went out with."},
+            "players": array(
+                obj(
+                    {
+                        "table": array(ref("Cards"), maxItems=16,
+                                       description="Combinations on the table."),
+                        "hand": {**ref("Cards"), "description": "Cards left in hand."},
+                    }
+                ),
+                minItems=2,
+                maxItems=4,
+                description="One entry per seat, in seat order.",
+            ),
+        },
+        ("players",),
+        description="A Remi deal by each player's cards.",
+    ),
+    "NewHand": {
+        "description": "A hand (a deal in partnership gin and Remi) in the shape the "
+        "game's variant takes.",
+        "anyOf": [
+            ref("QuickHand"),
+            ref("DeadHand"),
+            ref("CardHand"),
+            ref("PartnershipDeal"),
+            ref("RemiQuickDeal"),
+            ref("RemiCardDeal"),
+        ],
+    },
+    "NewGroup": obj(
+        {
+            "name": text("The group's name.", pattern=r"\S", maxLength=60),
+            "players": array(NAME_INPUT, minItems=1, maxItems=30, uniqueItems=True,
+                             description="The regular players, all different."),
+            "stake": STAKE_INPUT,
+            "currency": CURRENCY_INPUT,
+        },
+        ("name", "players"),
+    ),
+}
+
+
+# --- what answers carry -------------------------------------------------------------
+
+RULE_VALUES = Rules().to_dict()
+
+
+def _rules_answer() -> Schema:
+    """Every setting, as the game stores it."""
+    properties: dict[str, Schema] = {}
+    settings = REQUEST_SCHEMAS["RuleSettings"]["properties"]
+    for name in RULE_VALUES:
+        properties[name] = (
+            text("The preset the game started from, or `custom`.")
+            if name == "preset"
+            else settings[name]
+        )
+    return obj(properties, tuple(RULE_VALUES), description="The game's rules, every setting.")
+
+
+SETTLEMENT = obj(
+    {
+        "winner": SEAT,
+        "shutout": flag("Whether the loser won no hand."),
+        "lines": array(
+            obj({"seat": SEAT, "amount": number("Points added."), "text": text("What for.")},
+                ("seat", "amount", "text"))
+        ),
+        "finals": SEATS,
+        "margin": number("The winner's final less the runner-up's."),
+        "explanation": EXPLANATION,
+    },
+    ("winner", "shutout", "lines", "finals", "margin", "explanation"),
+    description="The final settlement of a finished game (RULES.md §2.4).",
+)
+
+HAND_ROW_COMMON: dict[str, Schema] = {
+    "number": number("The hand's number, from 1.", minimum=1),
+    "inputs": {"type": "object", "description": "The hand as it was entered and stored."},
+    "outcome": {"type": "string", "enum": HAND_OUTCOMES},
+    "after_end": flag("Entered after the game had ended: it does not count."),
+    "explanation": EXPLANATION,
+}
+
+
+def _game(variant: str | list[str], properties: dict[str, Schema], required: tuple[str, ...],
+          hand: Schema, description: str) -> Schema:
+    names = [variant] if isinstance(variant, str) else variant
+    return obj(
+        {
+            "variant": {"type": "string", "enum": names},
+            "hands": array(hand, description="Every hand; left out of the answer to adding one."),
+            **properties,
+        },
+        ("variant", *required),
+        description=description,
+    )
+
+
+RESPONSE_SCHEMAS: dict[str, Schema] = {
+    "Errors": obj(
+        {
+            "errors": array(
+                obj(
+                    {
+                        "where": text("What the message is about: a path into the body, "
+                                      "a header, `request` or `game`."),
+                        "message": text("What is wrong, in English."),
+                    },
+                    ("where", "message"),
+                ),
+                minItems=1,
+            )
+        },
+        ("errors",),
+        description="Why the request was refused: every problem found at once.",
+    ),
+    "CanonicalCard": text("A card in canonical notation: rank then suit, `T` for ten.",
+                          pattern="^[A2-9TJQK][SHDC]$", examples=["TD"]),
+    "Meld": array(ref("CanonicalCard"), description="A meld's cards."),
+    "Arrangement": obj(
+        {
+            "melds": array(ref("Meld")),
+            "deadwood": array(ref("CanonicalCard")),
+            "deadwood_points": number("The deadwood's count.", minimum=0),
+            "gin": flag("No deadwood."),
+            "discard": {**nullable(ref("CanonicalCard")),
+                        "description": "11 cards: the best discard; melds and deadwood are "
+                        "after it."},
+            "big_gin": flag("11 cards: all eleven melded."),
+        },
+        ("melds", "deadwood", "deadwood_points", "gin"),
+        description="The best melds of 10 cards, or of 11 after the best discard.",
+    ),
+    "SettledHand": obj(
+        {
+            "outcome": {"type": "string", "enum": [o for o in HAND_OUTCOMES if o != "dead"]},
+            "winner": {"description": "Who scores; null for a tie.",
+                       "anyOf": [{"type": "string", "enum": ["knocker", "defender"]},
+                                 {"type": "null"}]},
+            "points": number("The points the winner scores.", minimum=0),
+            "knocker": obj(
+                {"melds": array(ref("Meld")), "deadwood": array(ref("CanonicalCard")),
+                 "deadwood_points": number("", minimum=0)},
+                ("melds", "deadwood", "deadwood_points"),
+            ),
+            "defender": obj(
+                {
+                    "melds": array(ref("Meld")),
+                    "layoffs": array(obj({"card": ref("CanonicalCard"),
+                                          "meld": number("0-based index into `knocker.melds`.",
+                                                         minimum=0)},
+                                         ("card", "meld"))),
+                    "deadwood": array(ref("CanonicalCard")),
+                    "deadwood_points": number("", minimum=0),
+                },
+                ("melds", "layoffs", "deadwood", "deadwood_points"),
+            ),
+            "explanation": EXPLANATION,
+        },
+        ("outcome", "winner", "points", "knocker", "defender", "explanation"),
+        description="One hand scored; a layoff's `meld` indexes `knocker.melds`.",
+    ),
+    "RemiDeal": obj(
+        {
+            "players": array(
+                obj(
+                    {
+                        "name": text("The player's name."),
+                        "combinations": array(array(ref("CanonicalCard"))),
+                        "unmatched": array(ref("CanonicalCard")),
+                        "points": number("The deal's score."),
+                        "plus": number("Points on the table."),
+                        "minus": number("Points left in hand."),
+                        "closing_bonus": number("The bonus for going out."),
+                    },
+                    ("name", "combinations", "unmatched", "points", "plus", "minus",
+                     "closing_bonus"),
+                )
+            ),
+            "explanation": EXPLANATION,
+        },
+        ("players", "explanation"),
+        description="One Remi deal scored (RULES.md §7).",
+    ),
+    "Created": obj(
+        {
+            "id": text("Its id.", pattern="^[A-Za-z0-9_-]{1,64}$"),
+            "edit_secret": text("The secret that lets you change it (`X-Edit-Secret`)."),
+            "view_url": text("Its page, to read.", format="uri"),
+            "edit_url": text("Its page with the secret: whoever opens it may edit.",
+                             format="uri"),
+        },
+        ("id", "edit_secret", "view_url", "edit_url"),
+        description="What was created, with its edit secret and links.",
+    ),
+    "Payment": obj(
+        {"from": text("Who pays."), "to": text("Who is paid."), "amount": MONEY,
+         "currency": {**nullable(CURRENCY), "description": "The currency, if any."}},
+        ("from", "to", "amount", "currency"),
+        description="Money owed at the end of a game with a stake (RULES.md §9).",
+    ),
+    "GameRules": _rules_answer(),
+    "Game": {
+        "description": "The whole game (also the export format): rules, players, hands with "
+        "their inputs, totals derived from them, settlement. The fields after `finished` "
+        "depend on the variant.",
+        "allOf": [
+            obj(
+                {
+                    "id": text("The game's id."),
+                    "variant": {"type": "string", "enum": list(VARIANTS)},
+                    "players": array({"type": "string"}),
+                    "rules": ref("GameRules"),
+                    "setup": {"type": "object", "description": "Who dealt (or had which "
+                              "role) first.",
+                              "additionalProperties": {"type": "integer"}},
+                    "version": number("Goes up by one with every change.", minimum=0),
+                    "created_at": text("When the game was created.", format="date-time"),
+                    "finished": flag("Whether the game is over."),
+                    "stake": {**MONEY, "description": "The stake per point (games with "
+                              "a stake only)."},
+                    "currency": CURRENCY,
+                    "payments": array(ref("Payment"), description="Who pays whom (a "
+                                      "finished game with a stake only)."),
+                },
+                ("id", "variant", "players", "rules", "setup", "version", "created_at",
+                 "finished"),
+            ),
+            {"oneOf": [ref("GinGame"), ref("HollywoodGame"), ref("ThreeHandGame"),
+                       ref("PartnershipGame"), ref("RemiGame")]},
+        ],
+    },
+    "AddedHand": {
+        "description": "The game's new totals (the game without its list of hands) and the "
+        "number of the hand this request added.",
+        "allOf": [
+            ref("Game"),
+            obj({"hand": number("The hand's number.", minimum=1)}, ("hand",)),
+        ],
+    },
+    "GinGame": _game(
+        ["gin", "oklahoma"],
+        {
+            "totals": SEATS,
+            "boxes": array(number("Hands won.")),
+            "needs": array(number("Points still needed to reach the target.")),
+            "next_dealer": SEAT,
+            "winner": OPTIONAL_SEAT,
+            "settlement": nullable(ref("Settlement")),
+        },
+        ("totals", "boxes", "needs", "next_dealer", "winner", "settlement"),
+        obj(
+            {
+                **HAND_ROW_COMMON,
+                "dealer": SEAT,
+                "winner": OPTIONAL_SEAT,
+                "points": number("Points the winner scored."),
+                "doubled": flag("Oklahoma: doubled by a spade upcard."),
+                "box": OPTIONAL_SEAT,
+                "totals": SEATS,
+            },
+            ("number", "inputs", "dealer", "outcome", "winner", "points", "doubled", "box",
+             "totals", "after_end", "explanation"),
+        ),
+        "Gin and Oklahoma gin: one hand per row.",
+    ),
+    "HollywoodGame": _game(
+        "hollywood",
+        {
+            "columns": array(ref("HollywoodColumn")),
+            "next_dealer": SEAT,
+            "ignored": array(number("A hand entered after the match ended.")),
+            "match": obj({"finals": SEATS, "leader": OPTIONAL_SEAT}, ("finals", "leader")),
+        },
+        ("columns", "next_dealer", "ignored", "match"),
+        obj(
+            {
+                **HAND_ROW_COMMON,
+                "dealer": SEAT,
+                "winner": OPTIONAL_SEAT,
+                "points": number("Points the winner scored."),
+                "doubled": flag("Doubled by a spade upcard."),
+                "columns": array(number("A column the points went into.")),
+                "closes": array(number("A column this hand closed.")),
+            },
+            ("number", "inputs", "dealer", "outcome", "winner", "points", "doubled", "columns",
+             "closes", "after_end", "explanation"),
+        ),
+        "Hollywood gin: three games (columns) at once.",
+    ),
+    "HollywoodColumn": obj(
+        {
+            "number": number("The column, from 1.", minimum=1),
+            "open": flag("Open and not yet closed."),
+            "opened_after": {**nullable(number("", minimum=0)),
+                             "description": "The hand after which it opened (0: from the "
+                             "start); null: not yet."},
+            "closed": flag("Its game is over."),
+            "winner": OPTIONAL_SEAT,
+            "totals": SEATS,
+            "boxes": array(number("Hands won.")),
+            "needs": array(number("Points still needed.")),
+            "hands": array(
+                obj({"hand": number("", minimum=1), "points": SEATS, "totals": SEATS,
+                     "box": OPTIONAL_SEAT}, ("hand", "points", "totals", "box")),
+                description="Left out of the answer to adding a hand.",
+            ),
+            "settlement": nullable(ref("Settlement")),
+        },
+        ("number", "open", "opened_after", "closed", "winner", "totals", "boxes", "needs",
+         "settlement"),
+    ),
+    "ThreeHandGame": _game(
+        "three_hand",
+        {
+            "totals": SEATS,
+            "boxes": array(number("Hands won.")),
+            "needs": array(number("Points still needed to reach the target.")),
+            "next_roles": ref("Roles"),
+            "next_dealer": SEAT,
+            "winner": OPTIONAL_SEAT,
+            "settlement": nullable(ref("Settlement")),
+        },
+        ("totals", "boxes", "needs", "next_roles", "next_dealer", "winner", "settlement"),
+        obj(
+            {
+                **HAND_ROW_COMMON,
+                "roles": ref("Roles"),
+                "dealer": SEAT,
+                "knocker_seat": OPTIONAL_SEAT,
+                "winner_role": {"anyOf": [{"type": "string", "enum": ["box", "captain"]},
+                                          {"type": "null"}]},
+                "winner": OPTIONAL_SEAT,
+                "points": SEATS,
+                "totals": SEATS,
+                "next_roles": ref("Roles"),
+            },
+            ("number", "inputs", "roles", "dealer", "knocker_seat", "outcome", "winner_role",
+             "winner", "points", "totals", "next_roles", "after_end", "explanation"),
+        ),
+        "Three-hand gin: the box plays the captain, the third sits out.",
+    ),
+    "Roles": obj({"box": SEAT, "captain": SEAT, "out": SEAT}, ("box", "captain", "out"),
+                 description="Which seat has which role."),
+    "PartnershipGame": _game(
+        "partnership",
+        {
+            "teams": array(array(SEAT)),
+            "team_names": array({"type": "string"}),
+            "totals": array(number("A team's total.")),
+            "boxes": array(number("Deals won.")),
+            "needs": array(number("Points still needed.")),
+            "next_pairing": array(array(SEAT), description="Who plays whom in the next deal."),
+            "winner": {**nullable(number("", minimum=0)), "description": "The winning team."},
+            "settlement": nullable(ref("Settlement")),
+        },
+        ("teams", "team_names", "totals", "boxes", "needs", "next_pairing", "winner",
+         "settlement"),
+        obj(
+            {
+                "number": number("The deal's number.", minimum=1),
+                "inputs": {"type": "object", "description": "The deal as entered."},
+                "pairing": array(array(SEAT)),
+                "tables": array(
+                    obj(
+                        {
+                            "players": array(SEAT),
+                            "outcome": {"type": "string", "enum": HAND_OUTCOMES},
+                            "winner": OPTIONAL_SEAT,
+                            "points": number(""),
+                            "team_points": array(number("")),
+                            "explanation": EXPLANATION,
+                        },
+                        ("players", "outcome", "winner", "points", "team_points",
+                         "explanation"),
+                    )
+                ),
+                "points": array(number("A team's net for the deal.")),
+                "box": {**nullable(number("", minimum=0)), "description": "The team that "
+                        "won the deal."},
+                "totals": array(number("")),
+                "after_end": flag("Entered after the game had ended."),
+                "explanation": text("The deal's net, in words."),
+            },
+            ("number", "inputs", "pairing", "tables", "points", "box", "totals",
+             "after_end", "explanation"),
+        ),
+        "Partnership gin: two teams, two tables a deal.",
+    ),
+    "RemiGame": _game(
+        "remi",
+        {
+            "totals": SEATS,
+            "next_dealer": SEAT,
+            "winners": array(SEAT, description="More than one when tied."),
+            "target": {**nullable(number("")), "description": "The target; null when "
+                       "the game lasts a number of deals."},
+            "deals_left": {**nullable(number("", minimum=0)),
+                           "description": "Deals still to play, when it lasts a number."},
+        },
+        ("totals", "next_dealer", "winners", "target", "deals_left"),
+        obj(
+            {
+                "number": number("The deal's number.", minimum=1),
+                "inputs": {"type": "object", "description": "The deal as entered."},
+                "mode": {"type": "string", "enum": ["quick", "cards"]},
+                "went_out": OPTIONAL_SEAT,
+                "dealer": OPTIONAL_SEAT,
+                "scores": SEATS,
+                "totals": nullable(SEATS),
+                "after_end": flag("Entered after the game had ended."),
+                "players": array(
+                    obj(
+                        {
+                            "points": number(""),
+                            "plus": number(""),
+                            "minus": number(""),
+                            "closing_bonus": number(""),
+                            "combinations": array(array(ref("CanonicalCard"))),
+                            "void_sets": array(array(ref("CanonicalCard"))),
+                            "unmatched": array(ref("CanonicalCard")),
+                        },
+                        ("points", "plus", "minus", "closing_bonus"),
+                    )
+                ),
+                "explanation": EXPLANATION,
+            },
+            ("number", "inputs", "mode", "went_out", "dealer", "scores", "totals",
+             "after_end", "players", "explanation"),
+        ),
+        "Indonesian Remi: 2 to 4 players, one row a deal.",
+    ),
+    "Settlement": SETTLEMENT,
+    "Group": obj(
+        {
+            "id": text("The group's id."),
+            "name": text("The group's name."),
+            "players": array({"type": "string"}),
+            "stake": {**nullable(MONEY), "description": "The stake per point its games "
+                      "take, if any."},
+            "currency": nullable(CURRENCY),
+            "games": array(
+                obj(
+                    {
+                        "id": text("The game's id."),
+                        "variant": {"type": "string", "enum": list(VARIANTS)},
+                        "created_at": text("", format="date-time"),
+                        "finished": flag(""),
+                        "winner": {**nullable({"type": "string"}),
+                                   "description": "The winner's name, when there is one."},
+                        "winners": array({"type": "string"}),
+                        "finals": {"type": "object", "additionalProperties": {"type": "integer"},
+                                   "description": "Each player's final score, by name."},
+                        "stake": nullable(MONEY),
+                        "currency": nullable(CURRENCY),
+                        "payments": array(ref("Payment")),
+                    },
+                    ("id", "variant", "created_at", "finished", "winner", "winners", "finals",
+                     "stake", "currency", "payments"),
+                ),
+                description="The group's games, newest first.",
+            ),
+            "standings": array(ref("Standing")),
+            "head_to_head": array(
+                obj(
+                    {
+                        "players": array({"type": "string"}, minItems=2, maxItems=2),
+                        "games": number("", minimum=0),
+                        "wins": array(number("", minimum=0), minItems=2, maxItems=2),
+                        "net": number("The first player's finals less the second's."),
+                    },
+                    ("players", "games", "wins", "net"),
+                )
+            ),
+            "balances": {"type": "object", "additionalProperties": MONEY,
+                         "description": "What each player is up (or down), by name."},
+            "balance_currency": nullable(CURRENCY),
+            "settle_up": array(ref("Payment"), description="The fewest payments that settle "
+                               "the balances."),
+            "payments": array(
+                obj({"from": text(""), "to": text(""), "amount": MONEY,
+                     "currency": nullable(CURRENCY), "date": text("", format="date")},
+                    ("from", "to", "amount", "currency", "date")),
+                description="Payments recorded as made.",
+            ),
+        },
+        ("id", "name", "players", "stake", "currency", "games", "standings", "head_to_head",
+         "balances", "balance_currency", "settle_up", "payments"),
+        description="A group of regular players: its games, standings and money.",
+    ),
+    "Standing": obj(
+        {
+            **{
+                name: number("", minimum=0)
+                for name in ("games", "wins", "hands", "hands_won", "gins", "big_gins",
+                             "undercuts", "undercuts_suffered", "knocks", "dead_hands",
+                             "boxes", "shutouts_given", "shutouts_suffered", "longest_streak")
+            },
+            "name": text("The player's name."),
+            "finals": number("Final scores added up."),
+            "margins": number("Margins added up."),
+            "biggest_hand": nullable(number("")),
+            "balance": MONEY,
+        },
+        ("name", "games", "wins", "finals", "margins", "hands", "hands_won", "gins",
+         "big_gins", "undercuts", "undercuts_suffered", "knocks", "dead_hands", "boxes",
+         "shutouts_given", "shutouts_suffered", "longest_streak", "biggest_hand", "balance"),
+        description="One player's figures over the group's finished games.",
+    ),
+}
+
+
+# --- the routes ---------------------------------------------------------------------
+
+
+def body(schema: Schema, description: str = "") -> Schema:
+    """A required JSON request body."""
+    out: Schema = {"required": True, "content": {"application/json": {"schema": schema}}}
+    return {**out, "description": description} if description else out
+
+
+def answer(description: str, schema: Schema | None = None, **more: Any) -> Schema:
+    """A JSON answer."""
+    return {
+        "description": description,
+        "content": {"application/json": {"schema": schema or {"type": "object"}}},
+        **more,
+    }
+
+
+def refused(*statuses: str) -> dict[str, Schema]:
+    """The shared error answers, by status."""
+    return {status: {"$ref": f"#/components/responses/{status}"} for status in statuses}
+
+
+ERROR_ANSWERS = {
+    "403": "The `X-Edit-Secret` header is missing or wrong.",
+    "404": "There is no such game or group.",
+    "409": "The game is over, or another hand was saved at the same moment (retry).",
+    "413": "The body is larger than 1 MiB.",
+    "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
+    "that the rules refuse. Every problem is listed.",
+}
+
+EDIT_SECRET = {
+    "name": "X-Edit-Secret",
+    "in": "header",
+    "description": "The game's edit secret (from `POST /games`).",
+    "required": True,
+    "schema": {"type": "string"},
+}
+GROUP_SECRET = {
+    **EDIT_SECRET,
+    "description": "The group's edit secret, when the game counts for a `group`.",
+    "required": False,
+}
+IDEMPOTENCY_KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "description": "Any text of the client's choosing, at most 100 characters: the same "
+    "key twice adds one hand, and the second answer (200) is the first one's.",
+    "required": False,
+    "schema": {"type": "string", "maxLength": 100},
+}
+
+
+def path_id(name: str, what: str) -> Schema:
+    """A game's or group's id in the path."""
+    return {"name": name, "in": "path", "required": True, "description": f"The {what}'s id.",
+            "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
+
+
+def operation(operation_id: str, summary: str, description: str, responses: dict[str, Schema],
+              **more: Any) -> Schema:
+    """One operation: what it does and every answer it gives."""
+    return {"operationId": operation_id, "summary": summary, "description": description,
+            **more, "responses": responses}
+
+
+PATHS: dict[str, dict[str, Schema]] = {
+    "/gin/arrange": {
+        "post": operation(
+            "arrangeGinHand",
+            "Arrange a gin hand",
+            "The best melds and deadwood of 10 cards, or the best discard of 11.",
+            {"200": answer("The arrangement.", ref("Arrangement")), **refused("413", "422")},
+            tags=["Engine"],
+            requestBody=body(ref("ArrangeRequest")),
+        )
+    },
+    "/gin/settle": {
+        "post": operation(
+            "settleGinHand",
+            "Score a gin hand",
+            "Score one hand from both players' cards, with optional declared melds and "
+            "layoffs.",
+            {"200": answer("The hand scored.", ref("SettledHand")), **refused("413", "422")},
+            tags=["Engine"],
+            requestBody=body(ref("SettleRequest")),
+        )
+    },
+    "/remi/settle": {
+        "post": operation(
+            "settleRemiDeal",
+            "Score a Remi deal",
+            "Score one Indonesian Remi deal from every player's table combinations, hand "
+            "and final discard. Rules default to the `remi` preset.",
+            {"200": answer("The deal scored.", ref("RemiDeal")), **refused("413", "422")},
+            tags=["Engine"],
+            requestBody=body(ref("RemiSettleRequest")),
+        )
+    },
+    "/games": {
+        "post": operation(
+            "createGame",
+            "Start a game",
+            "Start a game; the answer carries its edit secret and links. A game that "
+            "counts for a group needs the group's edit secret.",
+            {
+                "201": answer(
+                    "The game was created.",
+                    ref("Created"),
+                    links={
+                        "ReadGame": {"operationId": "readGame",
+                                     "parameters": {"game_id": "$response.body#/id"}},
+                        "AddHand": {
+                            "operationId": "addHand",
+                            "parameters": {
+                                "path.game_id": "$response.body#/id",
+                                "header.X-Edit-Secret": "$response.body#/edit_secret",
+                            },
+                        },
+                    },
+                ),
+                **refused("403", "413", "422"),
+            },
+            tags=["Games"],
+            parameters=[GROUP_SECRET],
+            requestBody=body(ref("NewGame")),
+        )
+    },
+    "/games/{game_id}": {
+        "get": operation(
+            "readGame",
+            "Read a game",
+            "The whole game: rules, players, hands with their inputs, totals, settlement. "
+            "This is also the export format.",
+            {"200": answer("The game.", ref("Game")), **refused("404")},
+            tags=["Games"],
+            parameters=[path_id("game_id", "game")],
+        )
+    },
+    "/games/{game_id}/hands": {
+        "post": operation(
+            "addHand",
+            "Add a hand",
+            "Add a hand (a deal in partnership gin and Remi), by its totals or by the "
+            "cards. The same `Idempotency-Key` twice adds one hand.",
+            {
+                "201": answer(
+                    "The hand was added: the game's new totals.",
+                    ref("AddedHand"),
+                    links={
+                        "AddAnotherHand": {
+                            "operationId": "addHand",
+                            "parameters": {
+                                "path.game_id": "$request.path.game_id",
+                                "header.X-Edit-Secret": "$request.header.X-Edit-Secret",
+                            },
+                        },
+                        "ReadGame": {"operationId": "readGame",
+                                     "parameters": {"game_id": "$request.path.game_id"}},
+                    },
+                ),
+                "200": answer(
+                    "A hand with this `Idempotency-Key` was added before: the answer "
+                    "names that hand, whatever this body says.",
+                    ref("AddedHand"),
+                ),
+                **refused("403", "404", "409", "413", "422"),
+            },
+            tags=["Games"],
+            parameters=[path_id("game_id", "game"), EDIT_SECRET, IDEMPOTENCY_KEY],
+            requestBody=body(ref("NewHand")),
+        )
+    },
+    "/groups": {
+        "post": operation(
+            "createGroup",
+            "Start a group",
+            "Start a group of regular players; the answer carries its edit secret and "
+            "links.",
+            {
+                "201": answer(
+                    "The group was created.",
+                    ref("Created"),
+                    links={"ReadGroup": {"operationId": "readGroup",
+                                         "parameters": {"group_id": "$response.body#/id"}}},
+                ),
+                **refused("413", "422"),
+            },
+            tags=["Groups"],
+            requestBody=body(ref("NewGroup")),
+        )
+    },
+    "/groups/{group_id}": {
+        "get": operation(
+            "readGroup",
+            "Read a group",
+            "The group: roster, stake, games, standings, head-to-head, money.",
+            {"200": answer("The group.", ref("Group")), **refused("404")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group")],
+        )
+    },
+    "/openapi.json": {
+        "get": operation(
+            "readOpenapi",
+            "This document",
+            "The API described as OpenAPI 3.1.",
+            {"200": answer("The OpenAPI document.")},
+            tags=["About"],
+        )
+    },
+}
+
+
+@cache
+def _document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": TITLE, "version": VERSION, "description": OVERVIEW},
+        "servers": [{"url": "/api/v1"}],
+        "tags": [
+            {"name": "Engine", "description": "Score hands without keeping them."},
+            {"name": "Games", "description": "Games kept on the server."},
+            {"name": "Groups", "description": "Regular players, their standings and money."},
+            {"name": "About", "description": "This description."},
+        ],
+        "paths": PATHS,
+        "components": {
+            "schemas": {**REQUEST_SCHEMAS, **RESPONSE_SCHEMAS},
+            "responses": {
+                status: answer(description, ref("Errors"))
+                for status, description in ERROR_ANSWERS.items()
+            },
+        },
+    }
+
+
+def document() -> dict[str, Any]:
+    """The OpenAPI document (a copy: the caller may change it)."""
+    return copy.deepcopy(_document())
+
+
+@bp.get("/openapi.json")
+def openapi_json() -> Response:
+    """This API described as OpenAPI 3.1."""
+    return jsonify(_document())
