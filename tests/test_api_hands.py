@@ -282,3 +282,9 @@ def test_answers_write_letters_as_themselves(client: FlaskClient) -> None:
         "knocker": {"cards": "KS KH KD 5S 6S 7S 9C TC JC JD"},
         "defender": {"cards": "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"}})
     assert "J♦ = 10".encode() in settled.get_data()
+
+
+def test_a_null_first_dealer_is_refused_at_its_field(client: FlaskClient) -> None:
+    answer = client.post("/api/v1/games", json={"players": ["Ann", "Bob"], "dealer": None})
+    assert (answer.status_code, answer.get_json()) == (
+        422, {"errors": [{"where": "dealer", "message": "must be a seat number"}]})

@@ -35,7 +35,9 @@ def create_game() -> tuple[Response, int]:
     players = _players(body.get("players"), variant.player_counts)
     dealer, second = body.get("dealer", 0), body.get("captain")
     for key, value in (("dealer", dealer), ("captain", second)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+        # A captain may be left out (null); the first dealer is a seat, 0 when omitted.
+        if (key == "dealer" or value is not None) and (
+                isinstance(value, bool) or not isinstance(value, int)):
             fail(key, "must be a seat number")
     try:
         setup = variant.setup(players, dealer, second)
