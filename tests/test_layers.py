@@ -1,4 +1,4 @@
-"""The package's layers import one way (README, "Layout").
+"""The package's layers import one way (README, "Development").
 
 From the bottom: ``scoring/`` (the rules, stdlib only); the shared pieces (database,
 models, hands, sheets, i18n, security, the hand forms and entry helpers, the JSON body

@@ -94,7 +94,7 @@ def test_the_settlement_stands_under_the_hand_lines_columns(
     """The settlement's totals and words line up with the hand lines above them.
     WeasyPrint draws a tab 2.4 % wider than it lays it out, so a line with longer tabs
     (empty cells not padded) was drawn further right: the Σ line's total 0.9 pt, its
-    words up to 2.7 pt (bench/HISTORY.md, session 7)."""
+    words up to 2.7 pt."""
     names = NAMES[language][:2]
     created = client.post("/api/v1/games", json={
         "players": list(names), "rules": {"target": 40, "game_bonus": 100, "box_bonus": 25},

@@ -143,7 +143,7 @@ class GinVariant(Variant):
         fill_cards(form, inputs)
 
     def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
-        """Quick totals or cards, as README's JSON API describes."""
+        """Quick totals or cards, as docs/api.md and the OpenAPI document describe."""
         inputs = hand_inputs(body, len(game.players))
         try:
             self.check(game, inputs)
