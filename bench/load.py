@@ -1,29 +1,45 @@
-"""Load: hands entered through the API against the production server (gunicorn) on
-SQLite and on PostgreSQL, compared with a bare Flask route served the same way; then
-hands entered while other phones print PDFs and load sheets.
+"""Load: the guards on saving a hand, against the production server (gunicorn started
+as ``make run`` starts it: threaded workers, its hooks) on SQLite and on PostgreSQL.
 
-    python bench/load.py [--seconds 10] [--rounds 4] [--clients 8] [--games 200] [--threads 8]
-                         [--workers N]
-                         [--pg postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench]
-                         [--phones 2] [--printers 2] [--viewers 2] [--viewer-pause 0.5]
+    python bench/load.py [--only printing|writers|kills] [--skip-pg] [--workers N]
+                         [--threads 8] [--pg postgresql+psycopg://postgres@127.0.0.1:5432/...]
+                         [--phones 2] [--pause 0.02] [--printers 2] [--prints 7]
                          [--print-seconds 8]
-                         [--only hands|printing]
+                         [--clients 8] [--games 200] [--seconds 6] [--rounds 3]
+                         [--writers 8] [--kill-games 16] [--kills 3] [--acks-between 40]
 
-Prints, for the bare route and for hands on each database: a single phone's p50 (one
-request at a time, no queue), then with ``--clients`` phones at once the throughput,
-p50/p99 latency, errors, lost hands (checked in the database after the run), the ratio
-of a hand's p50 to the bare route's, and the server's CPU time per request (gunicorn's
-processes; on PostgreSQL the database server's processes too, read from /proc, and
-their part printed apart). The
-bare route and the hands take turns, ``--rounds`` times per database, and the ratios
-are each round's against its own bare route: their median and range.
-Targets on a 2-core machine: ≥ 300 hands/s, p99 < 100 ms, no errors, no lost hands;
-aim (issue 13): a hand's p50 ≤ 3× the bare route's.
+Each database gets a new gunicorn (an empty SQLite file in a temporary instance
+folder; the PostgreSQL database emptied first; the limit on new games per client off,
+as the bench makes every game from one address) and the three parts run against it in
+turn. Every hand is the same quick knock (one point to the first seat) sent to
+``POST /api/v1/games/<id>/hands`` with its own ``Idempotency-Key``; all traffic goes
+to 127.0.0.1. Each guard prints its figure, its limit and "met" or "missed"; a
+benchmark reports, it never fails the build.
 
-Printing: ``--phones`` phones enter hands (with a short pause between hands, as a
-table does), alone ("quiet") and while ``--printers`` phones download a 40-hand
-sheet's PDF over and over and ``--viewers`` phones load its page; the two phases
-alternate twice. Prints a hand's p50/p95 in each. Aim: p95 while printing ≤ 4× quiet.
+1. printing — "a save never waits for a print". One print's time alone: the median
+   of ``--prints`` downloads, one at a time, of a 40-hand sheet's PDF
+   (``/g/<id>/sheet.pdf``), after three prints per worker (a worker's first print
+   loads its fonts). Then ``--phones`` phones
+   enter hands ``--pause`` seconds apart, first with the server otherwise quiet, then
+   while ``--printers`` phones download the sheet non-stop. Guard: a hand's p95 while
+   printing ≤ half of one print's time.
+2. writers — "eight phones saving at once". ``--clients`` phones send hands as fast
+   as they are answered into ``--games`` games, taking turns ``--rounds`` times with
+   the same phones fetching a static file (``/static/style.css``) from the same
+   server. Guard: no error; in the database afterwards every acknowledged hand is
+   stored under the number it was given, with no hand doubled and no gap; and a
+   hand's p50 within 10× the static file's (the median of the rounds' ratios, each
+   round against its own static turn; their range is printed beside it).
+3. kills — "workers killed with SIGKILL under eight writers". ``--writers`` phones
+   send hands into ``--kill-games`` games; a request that gets no answer (or a 409 or
+   a 5xx) is sent again with the same key, as a phone does, until it is answered.
+   ``--kills`` times, once ``--acks-between`` more hands have been acknowledged,
+   every gunicorn worker process is sent SIGKILL (the master starts new ones).
+   Guard: every hand acknowledged (201, or 200 for a retried key) is stored exactly
+   once, under the number it was given; no key produced two hands (no hand without
+   its key, no number used twice), no gap, the history has one entry per hand, each
+   game's totals (read back through the API) count its acknowledged hands, and on
+   SQLite the file passes ``PRAGMA integrity_check``.
 """
 
 from __future__ import annotations
@@ -32,6 +48,7 @@ import argparse
 import http.client
 import json
 import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -39,8 +56,9 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,20 +66,20 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 HAND = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6}
 RULES = {"preset": "classic", "target": 10000}  # a long game: no hand is refused as late
+STATIC = "/static/style.css"  # the reference point: a file served by the same server
+SHEET_HANDS = 40
+PRINT_SHARE = 0.5  # guard 1: a hand's p95 while printing ≤ this share of one print
+STATIC_TIMES = 10  # guard 2: a hand's p50 ≤ this many times a static file's
+DRAIN_SECONDS = 30  # guard 3: how long a phone keeps retrying its last hand after the run
+
+# A phone's connection is kept alive for this many requests, then opened again:
+# gunicorn gives a connection to one worker for its whole life, and connections kept
+# for a whole run can all land on one worker by chance. Re-opened connections spread
+# over the workers as real phones' do.
+RECONNECT_EVERY = 25
 
 
-def bare_app() -> Any:
-    """The reference point: a Flask route that does nothing."""
-    from flask import Flask
-
-    app = Flask("bare")
-
-    @app.post("/bare")
-    def bare() -> dict[str, bool]:
-        return {"ok": True}
-
-    return app
-
+# --- the server ------------------------------------------------------------------------
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -70,198 +88,200 @@ def free_port() -> int:
         return port
 
 
-def start_server(args: list[str], env: dict[str, str], port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env},
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return process
-        except OSError:
-            if process.poll() is not None:
-                raise SystemExit(f"server exited: {' '.join(args)}") from None
+@dataclass
+class Server:
+    """A running gunicorn: its port, its master process, how many workers it keeps."""
+    port: int
+    process: subprocess.Popen[bytes]
+    workers: int
+
+    def worker_pids(self) -> list[int]:
+        """The master's children now (Linux /proc)."""
+        pids = []
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # ended meanwhile
+                continue
+            if int(stat[stat.rindex(")") + 2:].split()[1]) == self.process.pid:
+                pids.append(int(entry.name))
+        return pids
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        """Until every worker is there and answers: a static file fetched on fresh
+        connections (each taken by whichever worker accepts it)."""
+        deadline = time.monotonic() + timeout
+        while len(self.worker_pids()) < self.workers:
+            if self.process.poll() is not None:
+                raise SystemExit("gunicorn exited")
+            if time.monotonic() > deadline:
+                raise SystemExit("gunicorn's workers did not start")
             time.sleep(0.05)
-    process.kill()
-    raise SystemExit("server did not start")
+        for _ in range(4 * self.workers):
+            status, _body = get(self.port, STATIC)
+            assert status == 200, status
 
 
-@contextmanager
-def serving(app: str, env: dict[str, str], workers: int, threads: int
-            ) -> Iterator[tuple[int, subprocess.Popen[bytes]]]:
-    """gunicorn serving ``app`` on a free port, as ``make run`` starts it: (port, process),
-    stopped on the way out."""
-    port = free_port()
-    server = start_server(server_args(port, workers, threads, app), env, port)
-    try:
-        yield port, server
-    finally:
-        server.terminate()
-        server.wait()
-
-
-def server_args(port: int, workers: int, threads: int, app: str) -> list[str]:
-    """The production server as ``make run`` starts it (gunicorn, threaded workers, its
-    hooks), without the access log."""
-    from scorekeeper.cli import gunicorn_args  # not at the top: see main()
+def gunicorn_command(port: int, workers: int, threads: int) -> list[str]:
+    """The production server as ``make run`` starts it, without the access log."""
+    from scorekeeper.cli import APP, gunicorn_args
 
     return [sys.executable, "-m", "gunicorn",
-            *gunicorn_args("127.0.0.1", port, workers, threads=threads, app=app,
+            *gunicorn_args("127.0.0.1", port, workers, threads=threads, app=APP,
                            access_log=False)]
 
 
+@contextmanager
+def serving(url: str, instance: str, workers: int, threads: int) -> Iterator[Server]:
+    """gunicorn serving the app on ``url`` from a free port, stopped on the way out."""
+    port = free_port()
+    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": url, "SCOREKEEPER_INSTANCE_PATH": instance,
+           # one client makes every game here: the limit on new games is for strangers
+           "SCOREKEEPER_RATELIMIT_ENABLED": "0"}
+    process = subprocess.Popen(gunicorn_command(port, workers, threads), cwd=ROOT, env=env,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("gunicorn did not start") from None
+                time.sleep(0.05)
+        server = Server(port, process, workers)
+        server.wait_ready()
+        yield server
+    finally:
+        process.terminate()
+        process.wait()
+
+
+# --- requests --------------------------------------------------------------------------
+
+def get(port: int, path: str) -> tuple[int, bytes]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", path)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def api(port: int, method: str, path: str, body: Any = None,
+        headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request(method, path, body=None if body is None else json.dumps(body),
+                     headers={"Content-Type": "application/json", **(headers or {})})
+        response = conn.getresponse()
+        return response.status, json.loads(response.read() or b"null")
+    finally:
+        conn.close()
+
+
+def new_games(port: int, count: int) -> list[dict[str, Any]]:
+    games = []
+    for _ in range(count):
+        status, created = api(port, "POST", "/api/v1/games",
+                              {"players": ["Ann", "Bob"], "rules": RULES})
+        assert status == 201, created
+        games.append(created)
+    return games
+
+
+def hand_request(game: dict[str, Any], key: str) -> tuple[str, str, str, dict[str, str]]:
+    headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
+               "Idempotency-Key": key}
+    return "POST", f"/api/v1/games/{game['id']}/hands", json.dumps(HAND), headers
+
+
 @dataclass
-class Result:
+class Tally:
+    """What a group of phones saw: latencies of answered requests, errors by kind, and
+    for hands each answered key's (game, status, hand number)."""
     latencies: list[float] = field(default_factory=list)
-    errors: dict[str, int] = field(default_factory=dict)
-    acked: dict[str, tuple[str, int]] = field(default_factory=dict)  # key → (game, hand)
+    errors: Counter[str] = field(default_factory=Counter)
+    answered: dict[str, tuple[str, int, int]] = field(default_factory=dict)
+    retries: int = 0
+    given_up: dict[str, str] = field(default_factory=dict)  # key → game
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-
-# A phone's connection is kept alive for this many requests, then opened again.
-# gunicorn gives a connection to one worker for its whole life: eight connections
-# kept for the whole run all land on one worker by chance about every other run,
-# which halves the throughput (its threads share one core) and made the bare route's
-# figures jump between two values. Re-opened connections spread as real phones' do.
-RECONNECT_EVERY = 25
+    def error(self, kind: str) -> None:
+        with self.lock:
+            self.errors[kind] += 1
 
 
-def client_loop(port: int, work: Any, stop: threading.Event, result: Result,
-                pause: float = 0.0) -> None:
-    """One phone on a kept-alive connection, sending requests until told to stop."""
+Reply = Callable[[int, bytes], str | None]  # an answer's status and body → an error, or None
+Work = Callable[[int], tuple[str, str, str | None, dict[str, str], Reply]]
+
+
+def phone(port: int, work: Work, stop: threading.Event, tally: Tally, pause: float) -> None:
+    """One phone sending ``work(0)``, ``work(1)``, … until told to stop, ``pause``
+    seconds apart; a request that gets no answer is an error (not sent again)."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     latencies: list[float] = []
     i = 0
-    while not stop.wait(pause) if pause else not stop.is_set():
+    while not (stop.wait(pause) if pause else stop.is_set()):
         if i and i % RECONNECT_EVERY == 0:
             conn.close()
         method, path, body, headers, on_reply = work(i)
+        i += 1
         start = time.perf_counter()
         try:
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             data = response.read()
         except (OSError, http.client.HTTPException) as exc:
-            with result.lock:
-                result.errors[type(exc).__name__] = result.errors.get(type(exc).__name__, 0) + 1
+            tally.error(type(exc).__name__)
             conn.close()
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             continue
         latencies.append(time.perf_counter() - start)
         error = on_reply(response.status, data)
         if error:
-            with result.lock:
-                result.errors[error] = result.errors.get(error, 0) + 1
-        i += 1
+            tally.error(error)
     conn.close()
-    with result.lock:
-        result.latencies.extend(latencies)
+    with tally.lock:
+        tally.latencies.extend(latencies)
 
 
-def run_clients(port: int, clients: int, seconds: float, make_work: Any) -> tuple[Result, float]:
-    result, stop = Result(), threading.Event()
-    threads = [threading.Thread(target=client_loop, args=(port, make_work(n, result), stop, result))
-               for n in range(clients)]
-    return result, run_threads(threads, stop, seconds)
+def hands_into(games: list[dict[str, Any]], tally: Tally, prefix: str, n: int) -> Work:
+    """Phone ``n``'s hands, spread over ``games``, each with a key of its own."""
+    def work(i: int) -> tuple[str, str, str | None, dict[str, str], Reply]:
+        game = games[(n * 7919 + i) % len(games)]
+        key = f"{prefix}{n}-{i}"
+
+        def on_reply(status: int, data: bytes) -> str | None:
+            if status not in (200, 201):
+                return f"HTTP {status}"
+            with tally.lock:
+                tally.answered[key] = (game["id"], status, json.loads(data)["hand"])
+            return None
+        return (*hand_request(game, key), on_reply)
+    return work
 
 
-CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+def fetches(path: str, pdf: bool = False) -> Work:
+    """A phone fetching ``path`` over and over."""
+    def on_reply(status: int, data: bytes) -> str | None:
+        ok = status == 200 and (not pdf or data.startswith(b"%PDF"))
+        return None if ok else f"{path}: HTTP {status}"
+
+    def work(_i: int) -> tuple[str, str, str | None, dict[str, str], Reply]:
+        return "GET", path, None, {}, on_reply
+    return work
 
 
-def _stat(pid: int) -> list[str] | None:
-    """The fields of /proc/<pid>/stat after the command name (Linux only)."""
-    try:
-        text = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return text[text.rindex(")") + 2:].split()
-
-
-def server_pids(root: int, workers: int) -> list[int]:
-    """gunicorn's master and its workers.
-
-    Waits (up to 30 s) until all ``workers`` are there: the master listens before it
-    forks them, and a worker counted late has its CPU time left out (once the bare
-    route's, which then measured 0)."""
-    deadline = time.monotonic() + 30
-    while True:
-        pids = [root]
-        for entry in Path("/proc").iterdir():
-            fields = _stat(int(entry.name)) if entry.name.isdigit() else None
-            if fields is not None and int(fields[1]) == root:
-                pids.append(int(entry.name))
-        if len(pids) > workers or time.monotonic() > deadline:
-            return pids
-        time.sleep(0.05)
-
-
-def postgres_pids() -> list[int]:
-    """Every PostgreSQL process there is now. Listed again at each reading: the app's
-    pool starts backends during a run, as its phones need more connections (9 → 23
-    processes with four workers), and a list made once at the start left them out."""
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            if (entry / "comm").read_text().strip() == "postgres":
-                pids.append(int(entry.name))
-        except OSError:  # the process ended meanwhile
-            continue
-    return pids
-
-
-@dataclass
-class Server:
-    """The processes whose CPU time a request costs: gunicorn's, and on PostgreSQL the
-    database server's (its backends do a hand's SQL on the same cores)."""
-    pids: list[int]
-    database: bool
-
-    def cpu(self) -> tuple[float, float]:
-        """CPU seconds used so far by gunicorn's processes, and by the database
-        server's processes there are now together with those that have ended (their
-        master counts the backends it has reaped as its children's time)."""
-        app = sum(_cpu_seconds(pid, children=False) for pid in self.pids)
-        database = (sum(_cpu_seconds(pid, children=True) for pid in postgres_pids())
-                    if self.database else 0.0)
-        return app, database
-
-
-def _cpu_seconds(pid: int, *, children: bool) -> float:
-    """User plus system CPU time a process has used (and with ``children``, its children
-    it has waited for); 0 for a process that is gone."""
-    fields = _stat(pid)
-    if fields is None:
-        return 0.0
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    if children:
-        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
-    return ticks / CLOCK_TICKS
-
-
-@dataclass
-class Round:
-    """One measured run of clients: what they saw, how long it took, and the server's
-    CPU seconds per answered request, all of it and the database server's part."""
-    result: Result
-    elapsed: float
-    cpu: float
-    database_cpu: float
-
-
-def measured(port: int, clients: int, seconds: float, make_work: Any, server: Server) -> Round:
-    """``run_clients``, and the server's CPU seconds per answered request."""
-    app_before, database_before = server.cpu()
-    result, elapsed = run_clients(port, clients, seconds, make_work)
-    app_after, database_after = server.cpu()
-    database = database_after - database_before
-    requests = max(1, len(result.latencies))
-    return Round(result, elapsed, (app_after - app_before + database) / requests,
-                 database / requests)
-
-
-def run_threads(threads: list[threading.Thread], stop: threading.Event, seconds: float) -> float:
+def run_phones(port: int, groups: list[tuple[list[Work], Tally, float]], seconds: float) -> float:
+    """Every group's phones (works, their tally, the pause between requests) at once
+    for ``seconds``; the time they took, stopping included."""
+    stop = threading.Event()
+    threads = [threading.Thread(target=phone, args=(port, work, stop, tally, pause))
+               for works, tally, pause in groups for work in works]
     start = time.perf_counter()
     for thread in threads:
         thread.start()
@@ -273,23 +293,18 @@ def run_threads(threads: list[threading.Thread], stop: threading.Event, seconds:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (nearest rank below).
+
+    >>> percentile([0.4, 0.1, 0.3, 0.2], 0.5)
+    0.3
+    """
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def api(port: int, method: str, path: str, body: Any = None,
-        headers: dict[str, str] | None = None) -> tuple[int, Any]:
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    try:
-        conn.request(method, path, body=None if body is None else json.dumps(body),
-                     headers={"Content-Type": "application/json", **(headers or {})})
-        response = conn.getresponse()
-        return response.status, json.loads(response.read() or b"null")
-    finally:
-        conn.close()
-
+# --- the database ----------------------------------------------------------------------
 
 def reset_postgres(url: str) -> None:
     """Create the bench database if needed and empty it."""
@@ -311,228 +326,256 @@ def reset_postgres(url: str) -> None:
     engine.dispose()
 
 
-def lost_hands(url: str, result: Result) -> tuple[int, int]:
-    """(acknowledged hands missing from the database, hands stored without an ack)."""
-    from sqlalchemy import create_engine, text
+@dataclass
+class Stored:
+    """The hands of some games as the database holds them, against what the phones
+    were told. Every count but ``hands`` and ``keys`` should be 0."""
+    hands: int = 0  # hands stored
+    keys: int = 0  # keys answered 200/201
+    lost: int = 0  # acknowledged keys not stored under the number they were given
+    gaps: int = 0  # numbers missing from a game's 1..n
+    twice: int = 0  # hand numbers used twice in a game
+    keyless: int = 0  # hands no key points at (a key that made a second hand)
+    unanswered: int = 0  # keys stored whose phone was never answered
+    history: int = 0  # hands without their history entry, or entries without a hand
+    totals: int = 0  # games whose totals (from the API) are not their acknowledged hands
+    integrity: str = "ok"  # SQLite's PRAGMA integrity_check
 
+    def sound(self) -> bool:
+        return (not (self.lost or self.gaps or self.twice or self.keyless or self.unanswered
+                     or self.history or self.totals) and self.integrity == "ok")
+
+    def __str__(self) -> str:
+        return (f"{self.hands} hands stored for {self.keys} acknowledged; lost {self.lost}, "
+                f"gaps {self.gaps}, numbers used twice {self.twice}, hands without their key "
+                f"{self.keyless}, stored unanswered {self.unanswered}, history off by "
+                f"{self.history}, totals wrong in {self.totals} games"
+                + ("" if self.integrity == "ok" else f", integrity: {self.integrity}"))
+
+
+def stored(url: str, port: int, games: list[dict[str, Any]], tally: Tally) -> Stored:
+    """Read the games' hands, keys and history back (through the app's models) and
+    their totals through the API, and compare them with what the phones were told."""
+    from sqlalchemy import create_engine, func, select, text
+
+    from scorekeeper.models import Change, Hand, Submission
+
+    ids = [g["id"] for g in games]
     engine = create_engine(url)
-    with engine.connect() as conn:
-        stored = {(g, k): n for g, k, n in conn.execute(text(
-            "SELECT s.game_id, s.key, h.number FROM submissions s JOIN hands h "
-            "ON h.game_id = s.game_id AND h.number = s.hand_number"))}
-        hands = conn.execute(text("SELECT count(*) FROM hands")).scalar() or 0
-        gaps = conn.execute(text(
-            "SELECT count(*) FROM (SELECT game_id FROM hands GROUP BY game_id "
-            "HAVING max(number) <> count(*)) d")).scalar() or 0
-    engine.dispose()
-    missing = sum(1 for key, (game, number) in result.acked.items()
-                  if stored.get((game, key)) != number)
-    return missing + gaps, hands - len(result.acked)
+    try:
+        with engine.connect() as conn:
+            numbers = [(g, n) for g, n in conn.execute(
+                select(Hand.game_id, Hand.number).where(Hand.game_id.in_(ids)))]
+            keys = {(g, k): n for g, k, n in conn.execute(
+                select(Submission.game_id, Submission.key, Submission.hand_number)
+                .where(Submission.game_id.in_(ids)))}
+            added = conn.execute(select(func.count()).select_from(Change).where(
+                Change.game_id.in_(ids), Change.action == "add")).scalar_one()
+            integrity = (str(conn.execute(text("PRAGMA integrity_check")).scalar())
+                         if conn.dialect.name == "sqlite" else "ok")
+    finally:
+        engine.dispose()
+    per_game: dict[str, list[int]] = {}
+    for game_id, number in numbers:
+        per_game.setdefault(game_id, []).append(number)
+    result = Stored(hands=len(numbers), keys=len(tally.answered), integrity=integrity,
+                    history=abs(added - len(numbers)))
+    for hands in per_game.values():
+        result.twice += len(hands) - len(set(hands))
+        result.gaps += len(set(range(1, max(hands) + 1)) - set(hands))
+    result.lost = sum(1 for key, (game_id, _status, number) in tally.answered.items()
+                      if keys.get((game_id, key)) != number)
+    claimed = {(g, n) for (g, _k), n in keys.items()}
+    result.keyless = sum(1 for pair in set(numbers) if pair not in claimed)
+    result.unanswered = sum(1 for (_g, key) in keys if key not in tally.answered)
+    acknowledged = Counter(game_id for game_id, _status, _number in tally.answered.values())
+    for game in games:
+        status, sheet = api(port, "GET", f"/api/v1/games/{game['id']}")
+        if status != 200 or sheet["totals"] != [acknowledged[game["id"]], 0]:
+            result.totals += 1
+    return result
 
 
-def hand_work(games: list[dict[str, Any]]) -> Any:
-    """Phones entering hands into ``games``, each request with its own key."""
-    payload = json.dumps(HAND)
+# --- the guards ------------------------------------------------------------------------
 
-    def make_work(n: int, result: Result) -> Any:
-        def work(i: int) -> tuple[str, str, str, dict[str, str], Any]:
-            game = games[(n * 7919 + i) % len(games)]
-            key = f"c{n}-{i}"
-
-            def on_reply(status: int, data: bytes) -> str | None:
-                if status != 201:
-                    return f"HTTP {status}"
-                with result.lock:
-                    result.acked[key] = (game["id"], json.loads(data)["hand"])
-                return None
-
-            headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
-                       "Idempotency-Key": key}
-            return "POST", f"/api/v1/games/{game['id']}/hands", payload, headers, on_reply
-        return work
-    return make_work
+def verdict(met: bool) -> str:
+    return "met" if met else "missed"
 
 
-def reader_work(path: str, kind: str) -> Any:
-    """Phones fetching ``path`` (a PDF or a page) over and over."""
-    def make_work(_n: int, _result: Result) -> Any:
-        def work(_i: int) -> tuple[str, str, None, dict[str, str], Any]:
-            def on_reply(status: int, data: bytes) -> str | None:
-                ok = status == 200 and (kind != "pdf" or data.startswith(b"%PDF"))
-                return None if ok else f"{kind}: HTTP {status}"
-            return "GET", path, None, {}, on_reply
-        return work
-    return make_work
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
 
 
-def bench_printing(name: str, url: str, workers: int, opts: argparse.Namespace) -> dict[str, Any]:
-    """A hand's latency with the server quiet, and while phones print and load sheets."""
-    from scorekeeper.cli import APP
+def guard_printing(server: Server, opts: argparse.Namespace) -> tuple[str, bool]:
+    """A hand's p95 while phones print a 40-hand sheet, against one print alone."""
+    port = server.port
+    sheet, *games = new_games(port, 8)
+    for _ in range(SHEET_HANDS):
+        status, answer = api(port, "POST", f"/api/v1/games/{sheet['id']}/hands", HAND,
+                             {"X-Edit-Secret": sheet["edit_secret"]})
+        assert status == 201, answer
+    path = f"/g/{sheet['id']}/sheet.pdf"
+    for _ in range(3 * server.workers):  # a worker's first print loads its fonts
+        status, _pdf = get(port, path)
+        assert status == 200, status
+    alone = []
+    for _ in range(opts.prints):
+        start = time.perf_counter()
+        status, pdf = get(port, path)
+        alone.append(time.perf_counter() - start)
+        assert status == 200 and pdf.startswith(b"%PDF"), status
+    one_print = statistics.median(alone)
 
-    with serving(APP, {"SCOREKEEPER_DATABASE_URL": url}, workers,
-                 opts.threads) as (port, _server):
-        games = []
-        for _ in range(8):
-            status, created = api(port, "POST", "/api/v1/games",
-                                  {"players": ["Ann", "Bob"], "rules": RULES})
-            assert status == 201, created
-            games.append(created)
-        printed = games.pop()  # a 40-hand sheet, printed over and over
-        for _ in range(40):
-            status, _answer = api(port, "POST", f"/api/v1/games/{printed['id']}/hands", HAND,
-                                  {"X-Edit-Secret": printed["edit_secret"]})
-            assert status == 201, _answer
-        make_hands = hand_work(games)
-        quiet: list[float] = []
-        busy: list[float] = []
-        counts = {"pdf": 0, "page": 0}
-        errors: dict[str, int] = {}
-        for phase in range(4):  # quiet, printing, quiet, printing
-            printing = phase % 2 == 1
-            stop, hands = threading.Event(), Result()
-            threads = [threading.Thread(target=client_loop, args=(
-                port, make_hands(phase * 100 + n, hands), stop, hands, opts.pause))
-                for n in range(opts.phones)]
-            groups = [("hands", hands)]
-            for kind, count, path in (("pdf", opts.printers, f"/g/{printed['id']}/sheet.pdf"),
-                                      ("page", opts.viewers, f"/g/{printed['id']}")):
-                if not printing:
-                    continue
-                group, make = Result(), reader_work(path, kind)
-                groups.append((kind, group))
-                pause = opts.viewer_pause if kind == "page" else 0.0
-                threads += [threading.Thread(target=client_loop, args=(
-                    port, make(n, group), stop, group, pause)) for n in range(count)]
-            run_threads(threads, stop, opts.print_seconds / 2)
-            (busy if printing else quiet).extend(hands.latencies)
-            for kind, group in groups:
-                if kind in counts:
-                    counts[kind] += len(group.latencies)
-                for error, n in group.errors.items():
-                    errors[error] = errors.get(error, 0) + n
-    return {"name": name, "workers": workers, "quiet": quiet, "busy": busy,
-            "counts": counts, "errors": errors, "seconds": opts.print_seconds}
+    half = opts.print_seconds / 2
+    quiet = Tally()
+    run_phones(port, [([hands_into(games, quiet, "q", n) for n in range(opts.phones)],
+                       quiet, opts.pause)], half)
+    busy, printed = Tally(), Tally()
+    elapsed = run_phones(port, [
+        ([hands_into(games, busy, "b", n) for n in range(opts.phones)], busy, opts.pause),
+        ([fetches(path, pdf=True)] * opts.printers, printed, 0.0)], half)
+    p95, limit = percentile(busy.latencies, 0.95), PRINT_SHARE * one_print
+    errors = quiet.errors + busy.errors + printed.errors
+    met = p95 <= limit and not errors
+    line = (f"one print alone {ms(one_print)} (median of {opts.prints}); hands quiet "
+            f"p50 {ms(percentile(quiet.latencies, 0.5))} "
+            f"p95 {ms(percentile(quiet.latencies, 0.95))}"
+            f"; while printing p50 {ms(percentile(busy.latencies, 0.5))} "
+            f"({len(busy.latencies)} hands, {len(printed.latencies) / elapsed:.1f} PDFs/s)\n"
+            f"    figure: p95 while printing {ms(p95)}; limit: ≤ {PRINT_SHARE:g} × one print "
+            f"= {ms(limit)}{'; errors: ' + str(dict(errors)) if errors else ''}: {verdict(met)}")
+    return line, met
 
 
-ONE_PHONE_SECONDS = 2.0  # one phone alone first: a hand's latency with no queue at all
+def guard_writers(server: Server, url: str, opts: argparse.Namespace) -> tuple[str, bool]:
+    """Eight phones saving at once, taking turns with the same phones on a static file."""
+    port = server.port
+    games = new_games(port, opts.games)
+    hands, static = Tally(), Tally()
+    seconds = opts.seconds / opts.rounds
+    ratios, elapsed = [], 0.0
+    for r in range(opts.rounds):
+        turn_static, turn_hands = Tally(), Tally()
+        run_phones(port, [([fetches(STATIC)] * opts.clients, turn_static, 0.0)], seconds)
+        elapsed += run_phones(port, [([hands_into(games, turn_hands, f"w{r}-", n)
+                                       for n in range(opts.clients)], turn_hands, 0.0)], seconds)
+        ratios.append(percentile(turn_hands.latencies, 0.5)
+                      / percentile(turn_static.latencies, 0.5))
+        for whole, turn in ((hands, turn_hands), (static, turn_static)):
+            whole.latencies += turn.latencies
+            whole.errors += turn.errors
+            whole.answered |= turn.answered
+    check = stored(url, port, games, hands)
+    ratio = statistics.median(ratios)
+    errors = hands.errors + static.errors
+    met = not errors and check.sound() and ratio <= STATIC_TIMES
+    rate = len(hands.latencies) / elapsed
+    line = (f"{len(hands.latencies)} hands in {elapsed:.1f} s ({rate:.0f}/s)"
+            f", p50 {ms(percentile(hands.latencies, 0.5))} p99 "
+            f"{ms(percentile(hands.latencies, 0.99))}; static file p50 "
+            f"{ms(percentile(static.latencies, 0.5))}\n"
+            f"    database: {check}\n"
+            f"    figure: errors {sum(errors.values())}"
+            f"{' ' + str(dict(errors)) if errors else ''}, lost or doubled "
+            f"{check.lost + check.gaps + check.twice + check.keyless + check.unanswered}, "
+            f"hand p50 = {ratio:.1f}× the static file's [{min(ratios):.1f}–{max(ratios):.1f}]"
+            f"; limit: no error, none lost or doubled, ≤ {STATIC_TIMES}×: {verdict(met)}")
+    return line, met
 
 
-def bare_work(_n: int, _result: Result) -> Any:
-    """Phones posting to the bare route."""
-    def work(_i: int) -> tuple[str, str, str, dict[str, str], Any]:
-        return ("POST", "/bare", "{}", {"Content-Type": "application/json"},
-                lambda status, _data: None if status == 200 else f"HTTP {status}")
-    return work
+def retrying_phone(port: int, games: list[dict[str, Any]], n: int, stop: threading.Event,
+                   stopped_at: list[float], tally: Tally) -> None:
+    """Hands with keys of their own; a hand not answered 200/201 (no answer, a 409, a
+    5xx) is sent again with the same key until it is. After ``stop`` the last hand is
+    still retried for up to ``DRAIN_SECONDS``."""
+    conn: http.client.HTTPConnection | None = None
+    i = 0
+    while not stop.is_set():
+        game, key = games[(n + i) % len(games)], f"k{n}-{i}"
+        i += 1
+        method, path, body, headers = hand_request(game, key)
+        while True:
+            if conn is None:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            try:
+                conn.request(method, path, body=body, headers=headers)
+                response = conn.getresponse()
+                data = response.read()
+            except (OSError, http.client.HTTPException) as exc:
+                tally.error(f"no answer ({type(exc).__name__})")
+                conn.close()
+                conn = None
+            else:
+                if response.status in (200, 201):
+                    with tally.lock:
+                        tally.answered[key] = (game["id"], response.status,
+                                               json.loads(data)["hand"])
+                    break
+                tally.error(f"HTTP {response.status}")
+                if response.status != 409 and response.status < 500:
+                    break  # refused for good: a bug in the bench or the app
+            if stop.is_set() and time.monotonic() > stopped_at[0] + DRAIN_SECONDS:
+                with tally.lock:
+                    tally.given_up[key] = game["id"]
+                break
+            with tally.lock:
+                tally.retries += 1
+            time.sleep(0.05)
+    if conn is not None:
+        conn.close()
 
 
-def bench_against_bare(name: str, url: str, workers: int, opts: argparse.Namespace
-                       ) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Hands on ``url`` and the bare route, each served by its own gunicorn, taking turns.
-
-    Both servers stay up; ``--rounds`` times over, the clients load the bare route and
-    then the app for ``--seconds / --rounds`` each, so that a machine that slows down
-    or speeds up during the run (other work on it) moves both alike. Each round gives a
-    ratio of the two; their median is reported beside the pooled figures. (One block
-    of the bare route and then one of the hands gave p50 ratios a third apart from
-    one run to the next.)"""
-    from scorekeeper.cli import APP
-
-    with ExitStack() as servers:
-        bare_port, bare = servers.enter_context(serving(
-            "load:bare_app()", {"PYTHONPATH": str(ROOT / "bench")}, workers, opts.threads))
-        app_port, app = servers.enter_context(serving(
-            APP, {"SCOREKEEPER_DATABASE_URL": url}, workers,
-            opts.threads))
-        games = []
-        for _ in range(opts.games):
-            status, created = api(app_port, "POST", "/api/v1/games",
-                                  {"players": ["Ann", "Bob"], "rules": RULES})
-            assert status == 201, created
-            games.append(created)
-        make_hands = hand_work(games)
-        bare_server = Server(server_pids(bare.pid, workers), database=False)
-        app_server = Server(server_pids(app.pid, workers), database=not url.startswith("sqlite"))
-        bare_alone = measured(bare_port, 1, ONE_PHONE_SECONDS, bare_work, bare_server).result
-        alone = measured(app_port, 1, ONE_PHONE_SECONDS, make_hands, app_server).result
-        seconds = opts.seconds / opts.rounds
-        bare_rounds, rounds = [], []
-        for r in range(opts.rounds):
-            bare_rounds.append(measured(bare_port, opts.clients, seconds, bare_work, bare_server))
-            first = 1 + r * opts.clients  # every round's phones use keys of their own
-            rounds.append(measured(app_port, opts.clients, seconds,
-                                   lambda n, res, first=first: make_hands(first + n, res),
-                                   app_server))
-    pooled_bare = pooled(bare_rounds)
-    pooled_hands = pooled(rounds)
-    hands = {"name": name, "workers": workers, **pooled_hands,
-             "one_p50": percentile(alone.latencies, 0.5)}
-    acked = dict(alone.acked)
-    errors = dict(alone.errors)
-    for measured_round in rounds:
-        acked.update(measured_round.result.acked)
-        for kind, count in measured_round.result.errors.items():
-            errors[kind] = errors.get(kind, 0) + count
-    hands["rate"] = (sum(len(r.result.acked) for r in rounds)
-                     / sum(r.elapsed for r in rounds))
-    lost, extra = lost_hands(url, Result(acked=acked))
-    hands.update(errors=sum(errors.values()), error_kinds=errors, lost=lost,
-                 unacknowledged_stored=extra)
-    # Each round's hands against the same round's bare route.
-    pairs = list(zip(rounds, bare_rounds, strict=True))
-    hands["p50_ratios"] = [percentile(h.result.latencies, 0.5) / percentile(b.result.latencies, 0.5)
-                           for h, b in pairs]
-    hands["cpu_ratios"] = [h.cpu / b.cpu for h, b in pairs]
-    bare_figures = {"name": f"bare route ×{workers}", **pooled_bare,
-                    "one_p50": percentile(bare_alone.latencies, 0.5),
-                    "errors": sum(sum(r.result.errors.values()) for r in bare_rounds)}
-    return bare_figures, hands
+def guard_kills(server: Server, url: str, opts: argparse.Namespace) -> tuple[str, bool]:
+    """Writers with Idempotency-Keys while every worker is SIGKILLed, ``--kills`` times."""
+    games = new_games(server.port, opts.kill_games)
+    tally, stop, stopped_at = Tally(), threading.Event(), [0.0]
+    threads = [threading.Thread(target=retrying_phone,
+                                args=(server.port, games, n, stop, stopped_at, tally))
+               for n in range(opts.writers)]
+    for thread in threads:
+        thread.start()
+    killed = 0
+    start = time.monotonic()
+    for kill in range(opts.kills + 1):  # acks, kill, acks, kill, …, acks
+        goal = len(tally.answered) + opts.acks_between
+        deadline = time.monotonic() + 30
+        while len(tally.answered) < goal and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if kill == opts.kills:
+            break
+        for pid in server.worker_pids():
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+    stopped_at[0] = time.monotonic()
+    stop.set()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - start
+    server.wait_ready()
+    check = stored(url, server.port, games, tally)
+    statuses = Counter(status for _g, status, _n in tally.answered.values())
+    met = check.sound() and not tally.given_up
+    line = (f"{opts.kills} kills ({killed} workers) in {elapsed:.1f} s; answered: "
+            f"{statuses[201]} × 201, {statuses[200]} × 200 (a retried key saved before); "
+            f"{tally.retries} retries; on the way: {dict(tally.errors) or 'nothing'}"
+            f"{'; given up: ' + str(len(tally.given_up)) if tally.given_up else ''}\n"
+            f"    figure: {check}\n"
+            f"    limit: every acknowledged hand stored once, none doubled, every hand "
+            f"answered in the end: {verdict(met)}")
+    return line, met
 
 
-def pooled(rounds: list[Round]) -> dict[str, Any]:
-    """Latencies of every round together; requests a second and CPU per request overall
-    (and the database server's part of it)."""
-    latencies = [t for r in rounds for t in r.result.latencies]
-    requests = sum(len(r.result.latencies) for r in rounds)
-    elapsed = sum(r.elapsed for r in rounds)
-    cpu = sum(r.cpu * len(r.result.latencies) for r in rounds)
-    database_cpu = sum(r.database_cpu * len(r.result.latencies) for r in rounds)
-    return {"requests": requests, "rate": requests / elapsed,
-            "p50": percentile(latencies, 0.5), "p99": percentile(latencies, 0.99),
-            "cpu": cpu / max(1, requests), "database_cpu": database_cpu / max(1, requests)}
+# --- the run ---------------------------------------------------------------------------
 
-
-def main() -> None:
-    # Here, not at the top: gunicorn imports this module for the bare route, which
-    # should carry nothing of the app.
-    from scorekeeper.cli import default_workers
-
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--rounds", type=int, default=4,
-                        help="turns of the bare route and the hands (each --seconds/--rounds)")
-    parser.add_argument("--clients", type=int, default=8)
-    parser.add_argument("--games", type=int, default=200)
-    parser.add_argument("--threads", type=int, default=8)
-    parser.add_argument("--workers", type=int, default=default_workers(),
-                        help="gunicorn worker processes (default: as make run starts)")
-    parser.add_argument("--pg", default=os.environ.get(
-        "SCOREKEEPER_BENCH_DATABASE_URL",
-        "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))
-    parser.add_argument("--skip-pg", action="store_true")
-    parser.add_argument("--phones", type=int, default=2, help="phones entering hands (printing)")
-    parser.add_argument("--pause", type=float, default=0.02, help="seconds between their hands")
-    parser.add_argument("--printers", type=int, default=2, help="phones printing the sheet PDF")
-    parser.add_argument("--viewers", type=int, default=2, help="phones loading the sheet page")
-    parser.add_argument("--viewer-pause", type=float, default=0.5,
-                        help="seconds between a viewer's loads (a phone left on the sheet)")
-    parser.add_argument("--print-seconds", type=float, default=8,
-                        help="per database: half quiet, half printing, alternated")
-    parser.add_argument("--only", choices=("hands", "printing"))
-    opts = parser.parse_args()
-    if opts.only != "printing":
-        bench_load(opts)
-    if opts.only != "hands":
-        print_while_printing(opts)
+PARTS = ("printing", "writers", "kills")
+TITLES = {
+    "printing": "1. a save never waits for a print",
+    "writers": "2. eight phones saving at once",
+    "kills": "3. workers killed with SIGKILL under eight writers",
+}
 
 
 def databases(opts: argparse.Namespace, tmp: str) -> list[tuple[str, str]]:
@@ -548,86 +591,80 @@ def databases(opts: argparse.Namespace, tmp: str) -> list[tuple[str, str]]:
     return found
 
 
-def print_while_printing(opts: argparse.Namespace) -> None:
-    """Run the printing case on each database and print a hand's p50/p95 in both phases."""
-    runs = []
+def machine() -> str:
+    """Cores, CPU model and memory (Linux), for the record beside the figures."""
+    model, memory = "?", "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                memory = f"{int(line.split()[1]) / 1024 ** 2:.1f} GiB RAM"
+                break
+    except OSError:
+        pass
+    return f"{len(os.sched_getaffinity(0))} CPUs ({model}), {memory}"
+
+
+def main() -> None:
+    from scorekeeper.cli import default_workers
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--only", choices=PARTS, help="run one part only")
+    parser.add_argument("--workers", type=int, default=default_workers(),
+                        help="gunicorn worker processes (default: as make run starts)")
+    parser.add_argument("--threads", type=int, default=8, help="threads per worker")
+    parser.add_argument("--pg", default=os.environ.get(
+        "SCOREKEEPER_BENCH_DATABASE_URL",
+        "postgresql+psycopg://postgres@127.0.0.1:5432/scorekeeper_bench"))
+    parser.add_argument("--skip-pg", action="store_true")
+    printing = parser.add_argument_group("1. printing")
+    printing.add_argument("--phones", type=int, default=2, help="phones entering hands")
+    printing.add_argument("--pause", type=float, default=0.02, help="seconds between their hands")
+    printing.add_argument("--printers", type=int, default=2, help="phones printing non-stop")
+    printing.add_argument("--prints", type=int, default=7, help="prints timed alone")
+    printing.add_argument("--print-seconds", type=float, default=8,
+                          help="half quiet, half printing")
+    writers = parser.add_argument_group("2. writers")
+    writers.add_argument("--clients", type=int, default=8, help="phones saving at once")
+    writers.add_argument("--games", type=int, default=200)
+    writers.add_argument("--seconds", type=float, default=6, help="of hands (as long of static)")
+    writers.add_argument("--rounds", type=int, default=3, help="turns of static and hands")
+    kills = parser.add_argument_group("3. kills")
+    kills.add_argument("--writers", type=int, default=8, help="phones saving with retries")
+    kills.add_argument("--kill-games", type=int, default=16)
+    kills.add_argument("--kills", type=int, default=3, help="times every worker is killed")
+    kills.add_argument("--acks-between", type=int, default=40,
+                       help="hands acknowledged before each kill and after the last")
+    opts = parser.parse_args()
+    parts = [opts.only] if opts.only else list(PARTS)
+
+    print(f"load: gunicorn ×{opts.workers} workers, gthread --threads={opts.threads}; "
+          f"{machine()}")
+    results: dict[str, list[tuple[str, str, bool]]] = {part: [] for part in parts}
+    started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         for name, url in databases(opts, tmp):
-            runs.append(bench_printing(name, url, opts.workers, opts))
-    print(f"\nhands while printing: {opts.phones} phones entering hands ({opts.pause * 1000:g} ms "
-          f"apart), {opts.printers} printing a 40-hand sheet PDF non-stop, {opts.viewers} loading "
-          f"its page every {opts.viewer_pause:g} s; {opts.print_seconds:g} s per database, "
-          f"phases alternated")
-    print(f"{'':22} {'quiet p50':>9} {'p95':>6} {'printing p50':>12} {'p95':>6} "
-          f"{'p95 ×':>6} {'PDFs/s':>6} {'pages/s':>7}")
-    for run in runs:
-        q50, q95 = percentile(run["quiet"], 0.5), percentile(run["quiet"], 0.95)
-        b50, b95 = percentile(run["busy"], 0.5), percentile(run["busy"], 0.95)
-        half = run["seconds"] / 2
-        label = f"hands, {run['name']} ×{run['workers']}"
-        print(f"{label:22} {q50 * 1000:9.1f} {q95 * 1000:6.1f} {b50 * 1000:12.1f} "
-              f"{b95 * 1000:6.1f} {b95 / q95:6.1f} {run['counts']['pdf'] / half:6.1f} "
-              f"{run['counts']['page'] / half:7.1f}")
-        if run["errors"]:
-            print(f"  errors: {run['errors']}")
-        print(f"  aim (p95 while printing ≤ 4× quiet): {'met' if b95 <= 4 * q95 else 'MISSED'}")
-
-
-def bench_load(opts: argparse.Namespace) -> None:
-    """Hands as fast as the clients can send them, and the bare route, per database."""
-
-    runs = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, url in databases(opts, tmp):
-            runs.append(bench_against_bare(name, url, opts.workers, opts))
-
-    print(f"\nload: {opts.clients} client threads, gunicorn gthread --threads={opts.threads}, "
-          f"{opts.games} games, {opts.seconds:g} s per database in {opts.rounds} rounds "
-          f"(the bare route and the hands taking turns), {os.cpu_count()} CPUs")
-    print("  CPU ms/req: the server's CPU time per answered request (gunicorn's processes,"
-          " and on PostgreSQL the database server's too, its backends started meanwhile"
-          " included)")
-    print("  one phone: p50 of requests sent one at a time by a single phone (no queue)")
-    print("  p50/bare, CPU/bare: the median of the rounds' ratios [lowest–highest]")
-    print(f"{'':22} {'one phone':>9} {'×bare':>5} {'req/s':>6} {'p50 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6} {'lost':>5} {'p50/bare':>15} {'CPU ms/req':>10} {'CPU/bare':>15}")
-    ok = True
-    for bare, run in runs:
-        print(f"{bare['name']:22} {bare['one_p50'] * 1000:9.2f} {1:5.1f} {bare['rate']:6.0f} "
-              f"{bare['p50'] * 1000:7.1f} {bare['p99'] * 1000:7.1f} {bare['errors']:6d} "
-              f"{'':>5} {1:15.1f} {bare['cpu'] * 1000:10.2f} {1:15.1f}")
-        label = f"hands, {run['name']} ×{run['workers']}"
-        print(f"{label:22} {run['one_p50'] * 1000:9.2f} {run['one_p50'] / bare['one_p50']:5.1f} "
-              f"{run['rate']:6.0f} {run['p50'] * 1000:7.1f} {run['p99'] * 1000:7.1f} "
-              f"{run['errors']:6d} {run['lost']:5d} {spread(run['p50_ratios']):>15} "
-              f"{run['cpu'] * 1000:10.2f} {spread(run['cpu_ratios']):>15}")
-        if run["database_cpu"]:
-            share = run["database_cpu"] / run["cpu"]
-            print(f"  of its CPU ms/req, the database server's: {run['database_cpu'] * 1000:.2f}"
-                  f" ({share:.0%}); gunicorn's: {(run['cpu'] - run['database_cpu']) * 1000:.2f}"
-                  f" ({(run['cpu'] - run['database_cpu']) / bare['cpu']:.1f}× the bare route's)")
-        if run["error_kinds"]:
-            print(f"  errors: {run['error_kinds']}")
-        if run["unacknowledged_stored"]:
-            print(f"  stored without an acknowledgement: {run['unacknowledged_stored']}")
-        met = (run["rate"] >= 300 and run["p99"] < 0.1 and not run["errors"]
-               and not run["lost"])
-        ok = ok and met
-        print(f"  target (≥ 300/s, p99 < 100 ms, no errors, none lost): "
-              f"{'met' if met else 'MISSED'}")
-        aim = statistics.median(run["p50_ratios"]) <= 3
-        print(f"  aim (a hand's p50 ≤ 3× the bare route's): {'met' if aim else 'MISSED'}")
-    if not ok:
-        print("  (a benchmark reports; it does not fail the build)")
-
-
-def spread(ratios: list[float]) -> str:
-    """The median of ``ratios`` and their range, as "4.2× [3.9–4.6]".
-
-    >>> spread([4.0, 3.5, 5.0])
-    '4.0× [3.5–5.0]'
-    """
-    return f"{statistics.median(ratios):.1f}× [{min(ratios):.1f}–{max(ratios):.1f}]"
+            instance = Path(tmp, name)
+            instance.mkdir()
+            with serving(url, str(instance), opts.workers, opts.threads) as server:
+                for part in parts:
+                    if part == "printing":
+                        line, met = guard_printing(server, opts)
+                    elif part == "writers":
+                        line, met = guard_writers(server, url, opts)
+                    else:
+                        line, met = guard_kills(server, url, opts)
+                    results[part].append((name, line, met))
+    for part in parts:
+        print(f"\n{TITLES[part]}")
+        for name, line, _met in results[part]:
+            print(f"  {name}: {line}")
+    missed = [part for part in parts for _n, _l, met in results[part] if not met]
+    print(f"\n{len(missed) or 'no'} guard{'s' if len(missed) != 1 else ''} missed "
+          f"({time.monotonic() - started:.0f} s); a benchmark reports, it does not fail the build")
 
 
 if __name__ == "__main__":
