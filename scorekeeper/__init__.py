@@ -54,11 +54,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(instance)
 
-    from . import charts, db, i18n, security
+    from . import charts, db, i18n, limits, names, security
 
     db.init_app(app)
     i18n.init_app(app)
     security.init_app(app)
+    names.init_app(app)
+    limits.init_app(app)
     charts.init_app(app)
     from .variants import game_races
 
@@ -111,6 +113,14 @@ def _environment() -> dict[str, Any]:
     secure = os.environ.get("SCOREKEEPER_SECURE_COOKIES")
     if secure is not None:
         found["SESSION_COOKIE_SECURE"] = secure == "1"
+    # How many games, groups and imports one client may start (scorekeeper/limits.py).
+    for name in ("CREATE", "IMPORT"):
+        limit = os.environ.get(f"SCOREKEEPER_RATELIMIT_{name}")
+        if limit:
+            found[f"RATELIMIT_{name}"] = limit
+    limiting = os.environ.get("SCOREKEEPER_RATELIMIT_ENABLED")
+    if limiting is not None:
+        found["RATELIMIT_ENABLED"] = limiting != "0"
     return found
 
 

@@ -22,6 +22,10 @@ THREADS = 8  # per worker process
 GUNICORN_CONFIG = "python:scorekeeper.gunicorn_config"
 MOST_WORKERS = 4
 APP = "scorekeeper:create_app()"  # what gunicorn serves
+# gunicorn's default access log line with the path alone (``%(U)s``) where the default
+# has the request line (``%(r)s``), and without the Referer: an edit link carries the
+# game's or group's secret in its query string (``?key=…``), and a log keeps it.
+ACCESS_LOG_FORMAT = '%(h)s %(l)s %(u)s %(t)s "%(m)s %(U)s %(H)s" %(s)s %(b)s "%(a)s"'
 
 
 def default_workers() -> int:
@@ -43,10 +47,12 @@ def default_workers() -> int:
 def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
                   app: str = APP, access_log: bool = True) -> list[str]:
     """The gunicorn command line, after the program name: threaded workers, the hooks
-    of ``scorekeeper.gunicorn_config``, access log on standard output, the app from
-    ``create_app()``. The benches start the same server with other ``threads``, another
-    ``app`` (their bare reference route) and, instead of the access log, warnings only."""
-    logging = ["--access-logfile=-"] if access_log else ["--log-level=warning"]
+    of ``scorekeeper.gunicorn_config``, access log on standard output (paths without
+    their query strings: ``ACCESS_LOG_FORMAT``), the app from ``create_app()``. The
+    benches start the same server with other ``threads``, another ``app`` (their bare
+    reference route) and, instead of the access log, warnings only."""
+    logging = (["--access-logfile=-", f"--access-logformat={ACCESS_LOG_FORMAT}"]
+               if access_log else ["--log-level=warning"])
     return [
         f"--bind={host}:{port}",
         f"--workers={workers}",

@@ -10,6 +10,7 @@ variants raise it when they read a hand's body, so it lives below both.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
@@ -53,12 +54,47 @@ def json_object() -> dict[str, Any]:
         fail("request", "send a JSON body with Content-Type: application/json")
     data = request.get_data(cache=True)
     try:  # bytes in UTF-8, -16 or -32, as ``json.loads`` reads them
-        body = _DECODER.decode(data.decode(json.detect_encoding(data), "surrogatepass"))
+        text = data.decode(json.detect_encoding(data), "surrogatepass")
+        body = _DECODER.decode(text)
     except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError included
         fail("request", "the body is not valid JSON")
     if not isinstance(body, dict):
         fail("request", "the body must be a JSON object")
+    if _may_hold_surrogates(text):
+        _refuse_what_is_not_text(body, "")
     return body
+
+
+# A lone surrogate comes either as itself (bytes passed through "surrogatepass") or
+# as an escape \uD800-\uDFFF; a body with neither holds none, and is not walked.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _may_hold_surrogates(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return _SURROGATE_ESCAPE.search(text) is not None
+
+
+def _refuse_what_is_not_text(value: Any, where: str) -> None:
+    """Refuse (422, at its field) a string that is not valid Unicode: a lone
+    surrogate cannot be stored (UTF-8 has no bytes for it, PostgreSQL refuses it)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            point = next(ord(ch) for ch in value if 0xD800 <= ord(ch) <= 0xDFFF)
+            fail(where or "request", f"is not valid Unicode text (a lone U+{point:04X})")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _refuse_what_is_not_text(item, f"{where}[{i}]")
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            at = f"{where}.{key}" if where else str(key)
+            _refuse_what_is_not_text(key, where)
+            _refuse_what_is_not_text(item, at)
 
 
 def object_at(value: Any, where: str, *, required: bool = True) -> dict[str, Any]:

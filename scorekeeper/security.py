@@ -98,7 +98,7 @@ def init_app(app: Flask) -> None:
         )
         # The API's views are exempt (programs send X-Edit-Secret, no cookie); one that
         # is not gets the API's answer, as the page would need a session for its token.
-        return _error_answer(400, message)
+        return error_answer(400, message)
 
     @app.errorhandler(HTTPException)
     def _http_error(exc: HTTPException) -> tuple[str | dict[str, object], int]:
@@ -109,7 +109,7 @@ def init_app(app: Flask) -> None:
             405: _("That action is not possible here."),
             413: _("That was too much data to accept."),
         }
-        return _error_answer(code, messages.get(code, exc.description or ""))
+        return error_answer(code, messages.get(code, exc.description or ""))
 
     @app.errorhandler(500)
     def _server_error(exc: Exception) -> tuple[str | dict[str, object], int]:
@@ -117,10 +117,10 @@ def init_app(app: Flask) -> None:
 
         rollback_session()
         message = _("Something went wrong on our side. Nothing you saved is lost.")
-        return _error_answer(500, message, where="server")
+        return error_answer(500, message, where="server")
 
 
-def _error_answer(
+def error_answer(
     code: int, message: str, where: str = "request"
 ) -> tuple[str | dict[str, object], int]:
     """An error as the API answers it (``{"errors": [...]}``) under ``/api/``, else as

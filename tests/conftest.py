@@ -141,6 +141,8 @@ def make_app(database_url: str, request: pytest.FixtureRequest) -> Iterator[Any]
                 "SECRET_KEY": "test",
                 "DATABASE_URL": database_url,
                 "WTF_CSRF_ENABLED": False,
+                # Tests create games by the dozen; the limits' own tests turn them on.
+                "RATELIMIT_ENABLED": False,
                 **config,
             }
         )

@@ -27,7 +27,7 @@ def test_missing_names_are_refused_at_the_field_and_typed_values_kept(client: Fl
         },
     )
     page = response.get_data(as_text=True)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert 'value="Ann"' in page and 'value="150"' in page
     assert "This field is required" in page
 

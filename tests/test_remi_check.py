@@ -47,7 +47,8 @@ def text(page: str) -> str:
 def scores(page: str) -> dict[str, str]:
     """The result's score table: name -> signed points."""
     table = page.split('class="remi-scores"', 1)[1].split("</table>", 1)[0]
-    rows = re.findall(r"<th scope=\"row\">(.*?)</th>\s*<td class=\"num\">(.*?)</td>", table)
+    rows = re.findall(r"<th scope=\"row\"><bdi>(.*?)</bdi></th>\s*<td class=\"num\">(.*?)</td>",
+                      table)
     return dict(rows)
 
 

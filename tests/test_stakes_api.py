@@ -203,6 +203,7 @@ def test_the_finished_game_page_and_its_pdf_say_who_pays_whom(client: FlaskClien
     html = client.get(f"/g/{state['id']}").get_data(as_text=True)
     section = re.search(r'<section class="stakes" id="stakes">(.*?)</section>', html, re.S)
     assert section
-    assert re.findall(r"<li>(.*?)</li>", section.group(1)) == ["B pays A €1.53"]
+    assert re.findall(r"<li>(.*?)</li>", section.group(1)) == [
+        "<bdi>B</bdi> pays <bdi>A</bdi> €1.53"]
     text = pdf_text(client.get(f"/g/{state['id']}/sheet.pdf").data)
     assert "B pays A €1.53" in text.splitlines()

@@ -134,7 +134,7 @@ def test_rules_example_through_the_pages(client: FlaskClient) -> None:
     for number in ("315", "100", "305", "60", "510", "1130"):
         assert number in page
     assert "The match is over" in page
-    assert "Game 3: A wins, 510 to 0" in page
+    assert "Game 3: <bdi>A</bdi> wins, 510 to 0" in page
     assert f'action="/g/{game}/hands#enter"' not in page  # no more hands
 
 

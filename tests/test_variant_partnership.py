@@ -108,7 +108,8 @@ def check_worked_example(data: dict[str, Any]) -> None:
 def test_worked_example_through_the_pages(client: FlaskClient) -> None:
     game = new_partnership(client)
     page = client.get(f"/g/{game}").get_data(as_text=True)
-    assert "Table 1: Ann v Bob" in page and "Table 2: Cid v Dan" in page
+    assert "Table 1: <bdi>Ann</bdi> v <bdi>Bob</bdi>" in page
+    assert "Table 2: <bdi>Cid</bdi> v <bdi>Dan</bdi>" in page
     assert 'name="a-knocker"' in page and 'name="b-defender_deadwood"' in page
     for number, deal in enumerate(DEALS, start=1):
         response = enter(client, game, deal)
@@ -116,14 +117,15 @@ def test_worked_example_through_the_pages(client: FlaskClient) -> None:
         if number == 1:
             page = client.get(f"/g/{game}").get_data(as_text=True)
             # Opponents change for deal 2, partners stay.
-            assert "Table 1: Ann v Dan" in page and "Table 2: Cid v Bob" in page
+            assert "Table 1: <bdi>Ann</bdi> v <bdi>Dan</bdi>" in page
+            assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in page
     check_worked_example(state(client, game))
     page = client.get(f"/g/{game}").get_data(as_text=True)
-    assert "Ann &amp; Cid wins the game" in page
+    assert "<bdi>Ann &amp; Cid</bdi> wins the game" in page
     assert "275" in page and "205" in page
     assert f'action="/g/{game}/hands"' not in page
     shown = client.get(f"/g/{game}/hands/2").get_data(as_text=True)
-    assert "Table 2: Cid v Bob" in shown and "Bob &amp; Dan won by 10" in shown
+    assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in shown and "Bob &amp; Dan won by 10" in shown
 
 
 def test_worked_example_through_the_api(client: FlaskClient) -> None:
@@ -184,7 +186,8 @@ def test_correcting_a_deal_shows_that_deals_pairing(client: FlaskClient) -> None
     for deal in DEALS[:3]:
         enter(client, game, deal)
     page = client.get(f"/g/{game}/hands/2/edit").get_data(as_text=True)
-    assert "Table 1: Ann v Dan" in page and "Table 2: Cid v Bob" in page
+    assert "Table 1: <bdi>Ann</bdi> v <bdi>Dan</bdi>" in page
+    assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in page
     assert re.search(r'name="b-knocker_deadwood"[^>]*value="5"', page)
     data = deal_form(client, game, (("knock", 0, 2, 22), ("knock", 0, 5, 35)))  # Cid won
     response = client.post(f"/g/{game}/hands/2/edit", data=data)
@@ -241,7 +244,7 @@ def test_api_errors_name_the_table(client: FlaskClient) -> None:
 def test_card_mode_both_tables_one_dead(client: FlaskClient) -> None:
     game = new_partnership(client)
     page = client.get(f"/g/{game}/hands/new").get_data(as_text=True)
-    assert "Table 1: Ann v Bob" in page and "Dead hand" in page
+    assert "Table 1: <bdi>Ann</bdi> v <bdi>Bob</bdi>" in page and "Dead hand" in page
     response = client.post(
         f"/g/{game}/hands/new",
         data={

@@ -531,7 +531,7 @@ def test_rematch_lowest_total_deals_first(client: FlaskClient) -> None:
 def test_gin_preset_chosen_by_mistake_is_refused_at_the_field(client: FlaskClient) -> None:
     data = {"variant": "remi", "preset": "classic", "dealer": "0", "player1": "A", "player2": "B"}
     response = client.post("/games/new", data=data)
-    assert response.status_code == 200
+    assert response.status_code == 422
     assert "is not played with these rules" in response.get_data(as_text=True)
 
 

@@ -11,11 +11,13 @@ from typing import Any
 from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy.exc import IntegrityError
 
+from .. import limits
 from ..db import get_session
 from ..games import access, service
 from ..groups.summaries import payments_of
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
 from ..models import Game, GameData, Group
+from ..names import name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from ..variants import VARIANTS, variant_for
 from . import bp
@@ -24,6 +26,7 @@ NAME_MAX = 40
 
 
 @bp.post("/games")
+@limits.create
 def create_game() -> tuple[Response, int]:
     """Start a game; the answer carries its edit secret and links."""
     body = json_object()
@@ -49,6 +52,7 @@ def create_game() -> tuple[Response, int]:
     game = Game(variant=name, players=players, rules=rules.to_dict(), setup=setup)
     game.stake, game.currency = stake, currency
     if group is not None:
+        _roster_spelling(players, group)
         game.group_id = group.id
         group.players = [*group.players, *(n for n in players if n not in group.players)]
     service.record_event(game, "create", "API", {"players": players, "rules": game.rules})
@@ -172,12 +176,28 @@ def _players(value: Any, counts: tuple[int, ...]) -> list[str]:
             problems.append((f"players[{i}]", "every player needs a name"))
         elif len(name.strip()) > NAME_MAX:
             problems.append((f"players[{i}]", f"a name has at most {NAME_MAX} characters"))
+        elif (bad := text_problem(name)) is not None:
+            problems.append((f"players[{i}]", f"a name cannot hold {bad}"))
     if problems:
         raise ApiError(problems)
     stripped = [name.strip() for name in names]
-    if len(set(stripped)) != len(stripped):
-        fail("players", "every player needs a different name")
+    pair = same_name(stripped)
+    if pair is not None:
+        first, second = pair
+        fail(f"players[{second}]", f"looks the same as the name of players[{first}]: "
+             "every player needs a different name")
     return stripped
+
+
+def _roster_spelling(players: list[str], group: Group) -> None:
+    """Refuse a player whose name looks like one of the group's but is written
+    otherwise (``"Ann\u200b"`` for ``"Ann"``): the standings would count two people."""
+    roster = {name_key(name): name for name in group.players}
+    for i, name in enumerate(players):
+        known = roster.get(name_key(name))
+        if known is not None and known != name:
+            fail(f"players[{i}]", "looks the same as a player of the group written another "
+                 "way: write the name as the group does")
 
 
 def game_json(game: GameData, *, hands: bool = True) -> dict[str, Any]:

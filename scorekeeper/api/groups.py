@@ -9,11 +9,13 @@ from typing import Any
 
 from flask import Response, jsonify, url_for
 
+from .. import limits
 from ..db import get_session
 from ..groups import service
 from ..groups.service import GroupView
 from ..jsonbody import fail, json_object, list_at
 from ..models import Group
+from ..names import same_name, text_problem
 from ..scoring.stakes import StakeError
 from . import bp
 
@@ -21,12 +23,15 @@ GROUP_NAME_MAX = 60
 
 
 @bp.post("/groups")
+@limits.create
 def create_group() -> tuple[Response, int]:
     """Start a group; the answer carries its edit secret and links."""
     body = json_object()
     name = body.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > GROUP_NAME_MAX:
         fail("name", f"a group needs a name of at most {GROUP_NAME_MAX} characters")
+    if (bad := text_problem(name)) is not None:
+        fail("name", f"a name cannot hold {bad}")
     players = list_at(body.get("players"), "players", limit=service.ROSTER_MAX)
     if not all(isinstance(p, str) and p.strip() for p in players):
         fail("players", "every player needs a name")
@@ -34,6 +39,13 @@ def create_group() -> tuple[Response, int]:
     problem = service.check_roster(names)
     if problem is not None:
         fail("players", problem)
+    for i, player in enumerate(names):
+        if (bad := text_problem(player)) is not None:
+            fail(f"players[{i}]", f"a name cannot hold {bad}")
+    pair = same_name(names)
+    if pair is not None:
+        fail(f"players[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
+             "every player needs a different name")
     try:
         stake, currency = service.stake_texts(body.get("stake"), body.get("currency"))
     except StakeError as exc:

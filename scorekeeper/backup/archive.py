@@ -17,6 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Change, Game, Hand, now_utc
+from ..names import same_name, text_problem
 from ..scoring import HandError
 from ..scoring.rules import Rules, RulesError
 from ..variants import VARIANTS, Variant
@@ -73,6 +74,9 @@ def read_archive(document: Any) -> list[Game]:
     problems = _Problems()
     if not isinstance(document, dict):
         raise ArchiveError([("file", "must hold a JSON object (a game, or {\"games\": [...]})")])
+    _lone_surrogates(document, "" if "games" in document else "game", problems)
+    if problems.found:  # no database can store them: nothing else is worth reading
+        raise ArchiveError(problems.found)
     if "games" in document:
         items, prefix = document["games"], "games"
         if not isinstance(items, list):
@@ -155,12 +159,42 @@ def _players(
         wanted = " or ".join(str(c) for c in counts)
         problems.add(where, f"must be a list of the {wanted} players' names")
         return []
+    before = len(problems.found)
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
             problems.add(f"{where}[{i}]", "every player needs a name")
         elif len(name) > NAME_MAX:
             problems.add(f"{where}[{i}]", f"a name has at most {NAME_MAX} characters")
+        elif (bad := name_problem(name)) is not None:
+            problems.add(f"{where}[{i}]", bad)
+    if len(problems.found) == before and (pair := same_name(value)) is not None:
+        problems.add(f"{where}[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
+                     "every player needs a different name")
     return [str(name) for name in value]
+
+
+def _lone_surrogates(value: Any, where: str, problems: _Problems) -> None:
+    """Every string of the document that is not valid Unicode (a lone surrogate,
+    written ``\\ud800`` in the file), at its place (``games[0].players[1]``)."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            point = next(ord(ch) for ch in value if 0xD800 <= ord(ch) <= 0xDFFF)
+            problems.add(where or "file", f"is not valid Unicode text (a lone U+{point:04X})")
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _lone_surrogates(item, f"{where}[{i}]", problems)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _lone_surrogates(key, where, problems)
+            _lone_surrogates(item, f"{where}.{key}" if where else str(key), problems)
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be stored (a control character, a noncharacter), or ``None``."""
+    bad = text_problem(name)
+    return None if bad is None else f"a name cannot hold {bad}"
 
 
 def _rules(value: Any, where: str, problems: _Problems) -> Rules | None:

@@ -16,8 +16,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Game, Group, Payment, new_token
+from ..names import same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
-from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game
+from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
 
 MAX_GROUPS = 1_000
 MAX_PAYMENTS = 10_000
@@ -101,6 +102,8 @@ def _read_group(
     name, players = item.get("name"), item.get("players")
     if not isinstance(name, str) or not name.strip() or len(name) > 60:
         problems.append((f"{where}.name", "a group needs a name of at most 60 characters"))
+    elif (bad := name_problem(name)) is not None:
+        problems.append((f"{where}.name", bad))
     if (
         not isinstance(players, list)
         or not players
@@ -109,6 +112,14 @@ def _read_group(
         or len(set(players)) != len(players)
     ):
         problems.append((f"{where}.players", "one to 30 different names"))
+    else:
+        for i, player in enumerate(players):
+            if (bad := name_problem(player)) is not None:
+                problems.append((f"{where}.players[{i}]", bad))
+        if (pair := same_name(players)) is not None:
+            problems.append((f"{where}.players[{pair[1]}]",
+                             f"looks the same as the name of players[{pair[0]}]: "
+                             "every player needs a different name"))
     stake, currency = None, None
     if item.get("stake") is not None:
         try:

@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as WerkzeugResponse
 
+from .. import limits
 from ..db import get_session, rollback_to_reading
 from ..games.access import grant_edit
 from ..groups.service import load_group
@@ -53,6 +54,7 @@ def export_group_file(group_id: str) -> Response:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+@limits.imports
 def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     """Bring games back from an export file, as new games this browser may edit."""
     form = ImportForm()

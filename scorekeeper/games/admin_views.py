@@ -53,15 +53,19 @@ def unlock(game_id: str) -> str | Response | tuple[str, int]:
     if not form.is_submitted():
         game, _variant = load(game_id)
         return render_template("games/unlock.html", game=game, form=form)
+    if not form.validate():
+        game, _variant = load(game_id)
+        return render_template("games/unlock.html", game=game, form=form), 422
+    # The PIN's hash is worked out first, with no lock held; then the try is counted.
+    check = access.check_pin(Game, game_id, form.pin.data.strip())
     game, _variant = locked(game_id, editing=False)
-    if form.validate():
-        ok = access.try_pin(game, form.pin.data.strip())
-        get_session().commit()
-        if ok:
-            access.grant_edit(game, via_pin=True)
-            flash(_("This phone can now enter hands."))
-            return to_sheet(game)
-        form.pin.errors = [_("That PIN is not right.")]
+    ok = access.record_pin(game, check)
+    get_session().commit()
+    if ok:
+        access.grant_edit(game, via_pin=True)
+        flash(_("This phone can now enter hands."))
+        return to_sheet(game)
+    form.pin.errors = [_("That PIN is not right.")]
     return render_template("games/unlock.html", game=game, form=form), 422
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
@@ -14,11 +15,29 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.validators import (
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 
 from ..hands.fields import WholeNumberField
+from ..names import same_name, text_problem
 
 NAME_MAX = 40
+
+
+class Text:
+    """A field's text may hold no control character and nothing that is not valid
+    Unicode (``names.text_problem``)."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        bad = text_problem(field.data) if isinstance(field.data, str) else None
+        if bad is not None:
+            raise ValidationError(_("A name cannot hold the character %(char)s.", char=bad))
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
@@ -37,10 +56,14 @@ class NewGameForm(FlaskForm):
     """Players, rules and the first dealer of a new game."""
 
     variant = SelectField(_l("Game"), choices=[], default="gin")
-    player1 = StringField(_l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX)])
-    player2 = StringField(_l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX)])
-    player3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=NAME_MAX)])
-    player4 = StringField(_l("Player 4"), validators=[Optional(), Length(max=NAME_MAX)])
+    player1 = StringField(
+        _l("Player 1"), validators=[InputRequired(), Length(max=NAME_MAX), Text()]
+    )
+    player2 = StringField(
+        _l("Player 2"), validators=[InputRequired(), Length(max=NAME_MAX), Text()]
+    )
+    player3 = StringField(_l("Player 3"), validators=[Optional(), Length(max=NAME_MAX), Text()])
+    player4 = StringField(_l("Player 4"), validators=[Optional(), Length(max=NAME_MAX), Text()])
     preset = SelectField(
         _l("Rules"),
         choices=_choices(
@@ -168,6 +191,24 @@ class NewGameForm(FlaskForm):
         from ..variants import VARIANTS  # the variants build on these forms
 
         self.variant.choices = _choices([(v.name, v.label) for v in VARIANTS.values()])
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """The fields, then no two players whose names look the same (``"Ann"`` and
+        ``"Ann\u200b"``): the error goes to the later one."""
+        if not super().validate(extra_validators):
+            return False
+        fields = [f for f in (self.player1, self.player2, self.player3, self.player4)
+                  if f.data and f.data.strip()]
+        pair = same_name([f.data.strip() for f in fields])
+        if pair is None:
+            return True
+        first = (self.player1, self.player2, self.player3, self.player4).index(fields[pair[0]])
+        fields[pair[1]].errors = [
+            *fields[pair[1]].errors,
+            _("Player %(number)s has a name that looks the same: every player needs a "
+              "different name.", number=first + 1),
+        ]
+        return False
 
     def players(self) -> list[str]:
         """The players' names, trimmed, blanks left out."""

@@ -10,6 +10,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
+from .. import limits
 from ..db import get_session
 from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
@@ -65,7 +66,8 @@ def _same_site(target: str) -> str:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
-def new_game() -> str | Response:
+@limits.create
+def new_game() -> tuple[str, int] | Response:
     """Start a game: kind, players, rules, first dealer."""
     form = NewGameForm()
     if request.method == "GET" and request.args.get("variant") in VARIANTS:
@@ -85,7 +87,7 @@ def new_game() -> str | Response:
     }
     return render_template(
         "games/new.html", form=form, variants=VARIANTS, fits=fits, group=group
-    )
+    ), 422 if form.is_submitted() else 200
 
 
 def _group_of(group_id: object) -> Group | None:
@@ -195,6 +197,7 @@ def create(
 
 
 @bp.post("/g/<game_id>/rematch")
+@limits.create
 def rematch(game_id: str) -> Response:
     """A new game with the same players and rules."""
     game, variant = load(game_id)

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from datetime import date
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import DateField, SelectChoice, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, Optional, Regexp
+from wtforms.validators import InputRequired, Length, Optional, Regexp, ValidationError
+
+from ..games.forms import Text
+from ..names import same_name, text_problem
 
 NAME_MAX = 40
 GROUP_NAME_MAX = 60
@@ -18,7 +22,8 @@ class GroupForm(FlaskForm):
     """A group's name, roster and default stake (and, when created, its PIN)."""
 
     name = StringField(
-        _l("Name of the group"), validators=[InputRequired(), Length(max=GROUP_NAME_MAX)]
+        _l("Name of the group"),
+        validators=[InputRequired(), Length(max=GROUP_NAME_MAX), Text()],
     )
     players = TextAreaField(
         _l("Players (one per line)"), validators=[InputRequired(), Length(max=2000)]
@@ -31,6 +36,20 @@ class GroupForm(FlaskForm):
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
+
+    def validate_players(self, field: TextAreaField) -> None:
+        """No name holds what is not text; no two names look the same."""
+        names = self.roster()
+        for name in names:
+            bad = text_problem(name)
+            if bad is not None:
+                raise ValidationError(_("A name cannot hold the character %(char)s.", char=bad))
+        pair = same_name(names)
+        if pair is not None:
+            raise ValidationError(
+                _("Names %(first)s and %(second)s look the same: every player needs a "
+                  "different name.", first=pair[0] + 1, second=pair[1] + 1)
+            )
 
     def roster(self) -> list[str]:
         """The names typed, one per line (or separated by commas), trimmed, in order."""

@@ -9,6 +9,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 from wtforms import SelectChoice
 
+from .. import limits
 from ..charts.margins import head_to_head_chart, margin_chart
 from ..db import get_session, rollback_to_reading
 from ..games import access
@@ -50,6 +51,7 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
 
 
 @bp.route("/groups/new", methods=["GET", "POST"])
+@limits.create
 def new_group() -> str | Response | tuple[str, int]:
     """Start a group: name, roster, default stake, optional PIN."""
     form = GroupForm()
@@ -303,15 +305,18 @@ def unlock(group_id: str) -> str | Response | tuple[str, int]:
     if not form.is_submitted():
         group = service.load_group(db, group_id)
         return render_template("groups/unlock.html", group=group, form=form)
+    if not form.validate():
+        group = service.load_group(db, group_id)
+        return render_template("groups/unlock.html", group=group, form=form), 422
+    check = access.check_pin(Group, group_id, form.pin.data.strip())  # before the lock
     group = service.lock_group(db, group_id)
-    if form.validate():
-        ok = access.try_pin(group, form.pin.data.strip())
-        db.commit()
-        if ok:
-            access.grant_edit(group, via_pin=True)
-            flash(_("This phone can now change the group."))
-            return _to_page(group)
-        form.pin.errors = [_("That PIN is not right.")]
+    ok = access.record_pin(group, check)
+    db.commit()
+    if ok:
+        access.grant_edit(group, via_pin=True)
+        flash(_("This phone can now change the group."))
+        return _to_page(group)
+    form.pin.errors = [_("That PIN is not right.")]
     return render_template("groups/unlock.html", group=group, form=form), 422
 
 

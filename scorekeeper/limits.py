@@ -1,0 +1,85 @@
+"""How fast one client may create games and groups, and import files (Flask-Limiter).
+
+Creating needs no account, so without a limit one client could fill the database (a
+thousand games in a few seconds; one import file makes thousands). Each client (its
+address, ``request.remote_addr``) may create ``RATELIMIT_CREATE`` things — games and
+groups, through the API and the forms together — and import ``RATELIMIT_IMPORT``
+files; only what was created counts (a form sent back with a mistake costs nothing).
+Past the limit the answer is 429 with ``Retry-After`` (seconds), in the API's
+``{"errors": [...]}`` shape under ``/api/``.
+
+Settings (``config.py`` or the environment): ``SCOREKEEPER_RATELIMIT_CREATE`` and
+``SCOREKEEPER_RATELIMIT_IMPORT`` in Flask-Limiter's notation (``"30 per minute"``,
+``"10 per hour;50 per day"``), ``SCOREKEEPER_RATELIMIT_ENABLED=0`` to switch the limits
+off. The counts are kept in each worker process's memory (``memory://``): with four
+gunicorn workers a client may get up to four times the limit, and a restart forgets
+them; ``RATELIMIT_STORAGE_URI`` names a shared store (Redis, Memcached, MongoDB) where
+that matters. Behind a reverse proxy every client has the proxy's address: let the
+proxy pass the client's (werkzeug's ``ProxyFix``) or limit there.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+from flask import Flask, current_app
+from flask_babel import gettext as _
+from flask_limiter import Limiter, RateLimitExceeded
+from flask_limiter.util import get_remote_address
+from werkzeug.wrappers import Response
+
+DEFAULTS = {
+    "RATELIMIT_ENABLED": True,
+    "RATELIMIT_STORAGE_URI": "memory://",
+    "RATELIMIT_CREATE": "30 per minute;300 per day",
+    "RATELIMIT_IMPORT": "10 per hour",
+}
+
+limiter = Limiter(key_func=get_remote_address)
+
+
+def _created(response: Response) -> bool:
+    """Only an answer that created something counts: 201, or a form's redirect."""
+    return response.status_code < 400
+
+
+def _create_limit() -> str:
+    return str(current_app.config["RATELIMIT_CREATE"])
+
+
+def _import_limit() -> str:
+    return str(current_app.config["RATELIMIT_IMPORT"])
+
+
+# Decorators for the views: games and groups share one count, imports have their own.
+create = limiter.shared_limit(_create_limit, scope="create", methods=["POST"],
+                              deduct_when=_created)
+imports = limiter.shared_limit(_import_limit, scope="import", methods=["POST"],
+                               deduct_when=_created)
+
+
+def init_app(app: Flask) -> None:
+    """The limits on ``app`` (from its config), and the 429 answer."""
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, value)
+    limiter.init_app(app)
+    app.register_error_handler(RateLimitExceeded, _too_many)
+
+
+def _too_many(exc: RateLimitExceeded) -> Any:
+    """429 with ``Retry-After``: the error page, or the API's errors."""
+    from .security import error_answer
+
+    limit = limiter.current_limit
+    wait = 60
+    if limit is not None:  # until the window ends (its reset time is rounded up a second)
+        window = limit.limit.get_expiry()
+        wait = max(1, min(window, math.ceil(limit.reset_at - time.time())))
+    body, status = error_answer(
+        429,
+        _("Too many new games or imports from this device. Try again in %(seconds)s seconds.",
+          seconds=wait),
+    )
+    return body, status, {"Retry-After": str(wait)}

@@ -1,0 +1,177 @@
+"""Names that people type: what text a name may hold, when two names are the same,
+and how a name is shown so that it cannot change the text around it.
+
+A name may hold any character but a lone surrogate (not valid Unicode: neither UTF-8
+nor PostgreSQL can store it) and NUL (PostgreSQL cannot). ``text_problem`` finds one:
+
+>>> text_problem("Ann"), text_problem("X\\ud800"), text_problem("A\\x00nn")
+(None, 'U+D800', 'U+0000')
+
+Two names are the same when they look the same: compared by ``name_key`` (NFKC,
+format characters such as zero-width spaces and direction marks left out, spaces
+folded, letters that look like Latin ones taken as those):
+
+>>> name_key("Ann\\u200b") == name_key("Ann") == name_key("\\u0410nn") == name_key("Ａｎｎ")
+True
+>>> same_name(["Ann", "Bob", "Ann\\u200b"])
+(0, 2)
+
+On pages a name goes inside ``<bdi>`` (the ``name`` filter), in a PDF between
+U+2068 FIRST STRONG ISOLATE and U+2069 POP DIRECTIONAL ISOLATE (``isolated``; WeasyPrint
+has no ``unicode-bidi: isolate``), so that a name written right to left, or one
+holding U+202E RIGHT-TO-LEFT OVERRIDE, stays inside itself: "Zed pays Ann 1.28 €"
+keeps its order. A name stored before these checks, with a lone surrogate in it, is
+read back with U+FFFD in its place (``repaired``), so no page fails on it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from flask import Flask
+from markupsafe import Markup, escape
+from sqlalchemy import event, inspect
+from sqlalchemy.orm.attributes import set_committed_value
+
+REPLACEMENT = "\ufffd"
+FSI, PDI = "\u2068", "\u2069"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SPACES = re.compile(r"\s+")
+
+# Letters of other scripts drawn like Latin ones (from Unicode's confusables, UTS #39),
+# and the Arabic letters a Persian name is typed with on an Arabic keyboard.
+_LOOKALIKES = str.maketrans(
+    {
+        # Cyrillic
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "Х": "X", "Ѕ": "S", "І": "I", "Ј": "J", "Ԛ": "Q", "Ԝ": "W",
+        "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "ѕ": "s",
+        "і": "i", "ј": "j", "ԛ": "q", "ԝ": "w", "һ": "h", "ӏ": "l",
+        # Greek
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X", "ο": "o", "ν": "v",
+        # Arabic yeh and kaf, and alef maksura, as Persian writes them
+        "\u064a": "\u06cc", "\u0649": "\u06cc", "\u0643": "\u06a9",
+    }
+)
+
+
+def text_problem(text: str) -> str | None:
+    """The first character (``U+XXXX``) no database can store, or ``None``: a lone
+    surrogate (not valid Unicode: UTF-8 has no bytes for it) or NUL (PostgreSQL's text
+    refuses it). Other control characters print (as a box or nothing): a name may hold
+    them."""
+    if text.isprintable():  # neither is printable: the usual case ends here
+        return None
+    for ch in text:
+        if ch == "\x00" or "\ud800" <= ch <= "\udfff":
+            return f"U+{ord(ch):04X}"
+    return None
+
+
+def name_key(name: str) -> str:
+    """What a name is compared by: two names with the same key look the same."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    return _SPACES.sub(" ", text).strip().translate(_LOOKALIKES)
+
+
+def same_name(names: Sequence[str]) -> tuple[int, int] | None:
+    """The first two positions whose names look the same, ``None`` if none do."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(names):
+        key = name_key(name)
+        if key in seen:
+            return seen[key], i
+        seen[key] = i
+    return None
+
+
+def repaired(text: str) -> str:
+    """``text`` with each lone surrogate (which no page or file can carry) as U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(REPLACEMENT, text)
+    return text
+
+
+def repaired_json(value: Any) -> Any:
+    """A JSON value with every string in it ``repaired``; the same object when nothing
+    needed it."""
+    if isinstance(value, str):
+        return repaired(value)
+    if isinstance(value, list):
+        items = [repaired_json(item) for item in value]
+        return value if all(a is b for a, b in zip(items, value, strict=True)) else items
+    if isinstance(value, dict):
+        pairs = {repaired(k): repaired_json(v) for k, v in value.items()}
+        same = len(pairs) == len(value) and all(
+            k in value and value[k] is v for k, v in pairs.items()
+        )
+        return value if same else pairs
+    return value
+
+
+def bdi(name: object) -> Markup:
+    """A name on a page: escaped and isolated in ``<bdi>``."""
+    return Markup("<bdi>%s</bdi>") % repaired(str(name))
+
+
+def bdi_list(names: Iterable[object], separator: str = " · ") -> Markup:
+    """Names on a page, each in its ``<bdi>``, with ``separator`` between them."""
+    return escape(separator).join(bdi(name) for name in names)
+
+
+def isolated(name: object) -> str:
+    """A name in a PDF (or where no tag can go: a page's title, an attribute): between
+    FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE."""
+    return f"{FSI}{repaired(str(name))}{PDI}"
+
+
+def isolated_list(names: Iterable[object], separator: str = " · ") -> str:
+    """Names each ``isolated``, with ``separator`` between them."""
+    return separator.join(isolated(name) for name in names)
+
+
+# The attributes that hold names people typed (and the history and summaries that
+# copy them), by model.
+_TYPED = {
+    "Game": ("players",),
+    "Group": ("name", "players"),
+    "Payment": ("payer", "payee"),
+    "Change": ("before", "after"),
+    "GameSummary": ("data",),
+}
+
+
+def _repair_loaded(target: Any, *_args: Any) -> None:
+    """An ORM ``load``/``refresh`` listener: a value read back with a lone surrogate
+    in it (stored before names were checked) is kept repaired in memory; the row is
+    not written for it."""
+    state = inspect(target)
+    for key in _TYPED[type(target).__name__]:
+        if key in state.dict:
+            value = state.dict[key]
+            fixed = repaired_json(value)
+            if fixed is not value:
+                set_committed_value(target, key, fixed)
+
+
+def init_app(app: Flask) -> None:
+    """The template filters (``name``, ``names`` for pages; ``isolated``,
+    ``isolated_names`` for PDFs) and the repair of names as they are read."""
+    from . import models
+
+    app.add_template_filter(bdi, "name")
+    app.add_template_filter(bdi_list, "names")
+    app.add_template_filter(isolated, "isolated")
+    app.add_template_filter(isolated_list, "isolated_names")
+    for model_name in _TYPED:
+        model = getattr(models, model_name)
+        for name in ("load", "refresh"):
+            if not event.contains(model, name, _repair_loaded):
+                event.listen(model, name, _repair_loaded)
