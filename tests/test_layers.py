@@ -38,6 +38,8 @@ LAYERS = {
     "i18n": SHARED,
     "security": SHARED,
     "jsonbody": SHARED,
+    "names": SHARED,  # what a name may hold, when two look the same, how one is shown
+    "limits": SHARED,  # how fast one client may create and import
     "charts": SHARED,
     "variants": VARIANTS,
     # A game's record for a group's standings and money, from each kind's replay, kept
