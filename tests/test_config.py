@@ -233,8 +233,8 @@ def failing_app(make_app: Any) -> Flask:
         g.written = game
         raise RuntimeError("a bug")
 
-    app.add_url_rule("/boom", "boom", boom)
-    app.add_url_rule("/api/v1/boom", "api_boom", boom)
+    app.add_url_rule("/boom", "boom", boom, methods=["POST"])
+    app.add_url_rule("/api/v1/boom", "api_boom", boom, methods=["POST"])
 
     @app.after_request
     def _seen(response: Any) -> Any:
@@ -256,7 +256,7 @@ def games_stored(app: Flask) -> int:
 
 
 def test_a_crash_in_the_api_rolls_back_and_answers_json(failing_app: Flask) -> None:
-    response = failing_app.test_client().get("/api/v1/boom")
+    response = failing_app.test_client().post("/api/v1/boom")
     assert response.status_code == 500
     assert response.get_json() == {
         "errors": [
@@ -271,7 +271,7 @@ def test_a_crash_in_the_api_rolls_back_and_answers_json(failing_app: Flask) -> N
 
 
 def test_a_crash_on_a_page_rolls_back_and_shows_the_error_page(failing_app: Flask) -> None:
-    response = failing_app.test_client().get("/boom", headers={"Accept-Language": "en"})
+    response = failing_app.test_client().post("/boom", headers={"Accept-Language": "en"})
     assert response.status_code == 500
     assert response.mimetype == "text/html"
     page = response.get_data(as_text=True)
