@@ -45,6 +45,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # than loopback the home page shows the URLs other phones can open.
         LISTEN_HOST=os.environ.get("SCOREKEEPER_LISTEN_HOST"),
         LISTEN_PORT=os.environ.get("SCOREKEEPER_LISTEN_PORT"),
+        # How many reverse proxies stand in front of the app (0: none).
+        PROXIES=0,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -53,6 +55,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _instance_secret_key(instance)
+    if app.config["PROXIES"]:
+        # Behind a reverse proxy (Flask's "Tell Flask it is behind a proxy"): the
+        # client's address (rate limits), scheme and host (links, QR codes) are taken
+        # from the X-Forwarded-* headers the last PROXIES proxies set.
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        hops = int(app.config["PROXIES"])
+        app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
+            app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
     from . import charts, db, i18n, limits, names, security
 
@@ -113,6 +124,9 @@ def _environment() -> dict[str, Any]:
     secure = os.environ.get("SCOREKEEPER_SECURE_COOKIES")
     if secure is not None:
         found["SESSION_COOKIE_SECURE"] = secure == "1"
+    proxies = os.environ.get("SCOREKEEPER_PROXIES")
+    if proxies:
+        found["PROXIES"] = int(proxies)
     # How many games, groups and imports one client may start (scorekeeper/limits.py).
     for name in ("CREATE", "IMPORT"):
         limit = os.environ.get(f"SCOREKEEPER_RATELIMIT_{name}")

@@ -14,8 +14,9 @@ Settings (``config.py`` or the environment): ``SCOREKEEPER_RATELIMIT_CREATE`` an
 off. The counts are kept in each worker process's memory (``memory://``): with four
 gunicorn workers a client may get up to four times the limit, and a restart forgets
 them; ``RATELIMIT_STORAGE_URI`` names a shared store (Redis, Memcached, MongoDB) where
-that matters. Behind a reverse proxy every client has the proxy's address: let the
-proxy pass the client's (werkzeug's ``ProxyFix``) or limit there.
+that matters. Behind a reverse proxy, set ``SCOREKEEPER_PROXIES`` to the number of
+proxies, so each client is counted by the address the proxy forwards
+(``X-Forwarded-For``) rather than by the proxy's own.
 """
 
 from __future__ import annotations
