@@ -8,11 +8,11 @@ PORT    ?= 5000
 # `scorekeeper serve` starts two per CPU core, at most four (scorekeeper/cli.py).
 WORKERS ?=
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
-# Debian packages the app and its tests need: Pango for WeasyPrint, fonts for every
-# script a player's name may be in (Latin, Cyrillic, Persian) and the suit symbols,
-# Chromium for the browser tests, poppler for looking at PDFs, zbar for reading the
-# QR codes back in the tests.
-SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core fonts-noto-core \
+# Debian packages the app and its tests need: Pango and HarfBuzz's subsetter for
+# WeasyPrint, fonts for every script a player's name may be in (Latin, Cyrillic,
+# Persian) and the suit symbols, Chromium for the browser tests, poppler for looking at
+# PDFs, zbar for reading the QR codes back in the tests.
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core \
                    chromium poppler-utils zbar-tools
 
 .PHONY: run test lint unit bench system-deps translations catalogs clean

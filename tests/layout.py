@@ -258,18 +258,18 @@ def sample_game(client: FlaskClient, kind: str, language: str = "en") -> str:
     return game_id
 
 
-# --- pictures drawn into a PDF (pdf/pictures.py) -----------------------------------------
+# --- pictures in a PDF (the races' SVG, as WeasyPrint draws it) ---------------------------
 
 
 @dataclass(frozen=True)
 class Shape:
-    """One shape of a printed picture as the PDF draws it: its paint and its path, in
-    the picture's own units (its SVG's viewBox)."""
+    """One painted path of a printed picture: its paint and its path, in the picture's
+    own units (its SVG's viewBox)."""
 
     paint: str  # S stroke, f fill, B both
     width: float  # the stroke's
-    stroke: tuple[float, ...]  # RGB, 0..1; () when not stroked
-    fill: tuple[float, ...]
+    stroke: tuple[float, ...]  # RGB, 0..1 to three places; () when not stroked
+    fill: tuple[float, ...]  # () when not filled
     dashes: tuple[float, ...]
     path: tuple[tuple[str, tuple[float, ...]], ...]  # (operator, operands)
 
@@ -285,7 +285,8 @@ class Shape:
 
 @dataclass(frozen=True)
 class Picture:
-    """A picture drawn into a page: where (its matrix, in points) and its shapes."""
+    """A picture drawn on a page: where (the matrix it is drawn with, in points from
+    the page's bottom left) and its shapes."""
 
     page: int
     matrix: tuple[float, ...]
@@ -300,57 +301,92 @@ def _num(value: float) -> str:
     return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
+def _multiply(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, ...]:
+    """The PDF matrix ``a`` then ``b`` (``a × b``)."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+PAINTS = {b"S": "S", b"s": "S", b"f": "f", b"F": "f", b"f*": "f", b"B": "B", b"B*": "B",
+          b"b": "B", b"b*": "B"}
+SEGMENTS = {b"m": "m", b"l": "l", b"c": "c", b"h": "h"}
+
+
 def printed_pictures(data: bytes) -> list[Picture]:
-    """Every picture the app drew into a PDF's pages, read back from the PDF itself: a
-    page with pictures has its contents ``[rules?, q, WeasyPrint's stream, pictures]``,
-    and the last stream is ``Q`` and then one ``q <matrix> cm <shapes> Q`` a line."""
+    """Every picture on a PDF's pages, read back from the PDF's drawing operators: the
+    paths painted under another matrix than the page's text (an SVG's viewBox mapped
+    onto its box), one picture a run of paths under the same matrix. The page's own
+    borders and backgrounds are drawn in the same space as its text (every page has
+    some: its counter)."""
     import io
 
     from pypdf import PdfReader
 
-    found = []
+    found: list[Picture] = []
     for number, page in enumerate(PdfReader(io.BytesIO(data)).pages):
-        contents = page["/Contents"]
-        if not isinstance(contents, list):
-            continue
-        streams = [ref.get_object().get_data() for ref in contents]
-        if streams[0].startswith(b"q ") and streams[0].endswith(b"Q"):  # rules first
-            streams = streams[1:]
-        if len(streams) != 3:
-            continue
-        assert streams[0] == b"q", streams[0]
-        first, *lines = streams[2].split(b"\n")
-        assert first == b"Q", first
-        for line in lines:
-            found.append(_picture(number, line.decode().split()))
+        shapes: list[tuple[tuple[float, ...], Shape]] = []
+        texts: set[tuple[float, ...]] = set()
+        _paths(page.get_contents(), page["/Resources"], (1, 0, 0, 1, 0, 0), shapes, texts)
+        for matrix, shape in shapes:
+            if matrix in texts:
+                continue
+            if found and found[-1].page == number and found[-1].matrix == matrix:
+                last = found[-1]
+                found[-1] = Picture(number, matrix, (*last.shapes, shape))
+            else:
+                found.append(Picture(number, matrix, (shape,)))
     return found
 
 
-def _picture(page: int, tokens: list[str]) -> Picture:
-    assert tokens[0] == "q" and tokens[7] == "cm" and tokens[-1] == "Q", tokens[:8]
-    matrix = tuple(float(t) for t in tokens[1:7])
-    shapes, operands, state = [], [], {}
+def _paths(contents: Any, resources: Any, matrix: tuple[float, ...],
+           shapes: list[tuple[tuple[float, ...], Shape]],
+           texts: set[tuple[float, ...]]) -> None:
+    """The painted paths of a content stream (and of the forms it draws), each with the
+    matrix it is drawn with (rounded), appended to ``shapes``; the matrices text is
+    drawn with, added to ``texts``."""
+    from pypdf.generic import ContentStream
+
+    state: dict[str, Any] = {"ctm": matrix, "w": 1.0, "RG": (0.0,) * 3, "rg": (0.0,) * 3,
+                             "d": ()}
+    saved: list[dict[str, Any]] = []
     path: list[tuple[str, tuple[float, ...]]] = []
-    for token in tokens[8:-1]:
-        if token in ("q", "Q"):
-            if token == "Q":
-                shapes.append(Shape(
-                    state["paint"], state.get("w", 1.0), state.get("RG", ()), state.get("rg", ()),
-                    state.get("d", ()), tuple(path),
-                ))
-            state, path = {}, []
-        elif token in ("w", "M", "J", "j"):
-            state[token] = float(operands[-1])
-        elif token in ("RG", "rg"):
-            state[token] = tuple(float(v) for v in operands[-3:])
-        elif token == "d":
-            state["d"] = tuple(float(v.strip("[]")) for v in operands[:-1] if v.strip("[]"))
-        elif token in ("m", "l", "c", "h"):
-            path.append((token, tuple(float(v) for v in operands)))
-        elif token in ("S", "f", "B", "n"):
-            state["paint"] = token
-        else:
-            operands.append(token)
-            continue
-        operands = []
-    return Picture(page, matrix, tuple(shapes))
+    for operands, operator in ContentStream(contents, None).operations:
+        values = tuple(float(v) for v in operands if isinstance(v, (int, float)))
+        if operator == b"BT":
+            texts.add(tuple(round(v, 5) for v in state["ctm"]))
+        elif operator == b"q":
+            saved.append(dict(state))
+        elif operator == b"Q":
+            state = saved.pop()
+        elif operator == b"cm":
+            state["ctm"] = _multiply(values, state["ctm"])
+        elif operator == b"w":
+            state["w"] = values[0]
+        elif operator in (b"RG", b"rg"):
+            state[operator.decode()] = tuple(round(v, 3) for v in values)
+        elif operator == b"d":
+            state["d"] = tuple(float(v) for v in operands[0])
+        elif operator in SEGMENTS:
+            if operator == b"m" and path and path[-1][0] == "m":
+                path.pop()  # a move that another follows paints nothing
+            path.append((SEGMENTS[operator], values))
+        elif operator == b"re":
+            x, y, w, h = values
+            path += [("m", (x, y)), ("l", (x + w, y)), ("l", (x + w, y + h)),
+                     ("l", (x, y + h)), ("h", ())]
+        elif operator in PAINTS or operator == b"n":
+            paint = PAINTS.get(operator)
+            if path and path[-1][0] == "m":
+                path.pop()
+            if paint and path:
+                shapes.append((tuple(round(v, 5) for v in state["ctm"]), Shape(
+                    paint, state["w"], state["RG"] if paint != "f" else (),
+                    state["rg"] if paint != "S" else (), state["d"], tuple(path))))
+            path = []
+        elif operator == b"Do":
+            form = resources["/XObject"][operands[0]].get_object()
+            if form.get("/Subtype") == "/Form":
+                inner = tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0)))
+                _paths(form, form.get("/Resources", resources),
+                       _multiply(inner, state["ctm"]), shapes, texts)

@@ -130,6 +130,18 @@ def test_html_in_a_name_prints_as_text(client: FlaskClient) -> None:
     assert "<b>x</b>" in pdf_text(sheet_pdf(client, game_id))
 
 
+@pytest.mark.parametrize("names", [
+    ["A\rB", "C\tD\u2028E"],  # a carriage return, a tab, a line separator
+    ["A\x01B", "C\x0bD"],  # control characters XML 1.0 does not allow
+])
+def test_names_with_odd_characters_print(client: FlaskClient, names: list[str]) -> None:
+    """What a player may type prints: the whole sheet, to its last line and its footer."""
+    created = client.post("/api/v1/games", json={"players": names})
+    assert created.status_code == 201, created.get_json()
+    text = pdf_text(sheet_pdf(client, created.get_json()["id"]))
+    assert "Still needed" in text and text.endswith("page 1 of 1")
+
+
 @pytest.mark.parametrize(("query", "size"), [("", A4), ("?size=a4", A4), ("?size=letter", LETTER),
                                              ("?size=Letter", LETTER)])
 def test_sheet_paper_size(client: FlaskClient, query: str, size: tuple[int, int]) -> None:

@@ -1,14 +1,14 @@
-"""The gin sheet's ruled lines (scorekeeper/pdf/pictures.py ``Ruling``): drawn by the
-app under the text of the hand lines and the settlement, on every page they reach,
-where tiled CSS gradients used to rule them. (poppler drew those gradients' tiles a
-whole number of device pixels high, so at 300 dpi the rules crept up a pixel every two
-or three lines: by the fortieth line about 18 pixels, 1.5 mm, above where CSS puts it.)"""
+"""The gin sheet's ruled lines (print.css ``.lines``): a grey rule under every line of
+hands and of the settlement, on every page they reach, and the seat rules down them.
+(A rule tiled down the block as a CSS gradient did not stay there: poppler drew the
+tiles a whole number of device pixels high, so at 300 dpi the rules crept up a pixel
+every two or three lines, by the fortieth line about 18 pixels, 1.5 mm, above where CSS
+puts it.)"""
 
 from __future__ import annotations
 
 import io
 import subprocess
-from dataclasses import replace
 
 import pytest
 from flask import Flask
@@ -16,56 +16,10 @@ from flask.testing import FlaskClient
 from layout import pdf_pages
 from PIL import Image
 
-from scorekeeper.pdf.pictures import Pictures, Ruling
-
 pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
 
 DPI = 300
 PX = DPI / 25.4  # device pixels a millimetre
-
-
-def test_a_fragment_is_ruled_under_every_line_and_down_every_seat() -> None:
-    # Border box 10..110 x 20..50, padding box from y 20.5 (a half-pixel top border):
-    # the bands are 10 high from 20.5, and the clip meets the bands -1 to 2, whose
-    # rules (1 high, at each band's bottom) are at 19.5, 29.5, 39.5 and 49.5; a seat
-    # rule 2 wide starts 5 from the start edge: x 15, or 110 - 5 - 2 = 103 from the right.
-    ruling = Ruling("ruled-x", pitch=10, line=1, line_colour="#aaa", seats=(5,),
-                    seat_width=2, seat_colour="#111")
-    border, padding = (10, 20, 100, 30), (10, 20.5, 100, 29)
-    assert ruling.drawn(border, padding).decode() == (
-        "q 10 20 100 30 re W n 0.667 0.667 0.667 rg "
-        "10 19.5 100 1 re 10 29.5 100 1 re 10 39.5 100 1 re 10 49.5 100 1 re f "
-        "0.067 0.067 0.067 rg 15 20 2 30 re f Q"
-    )
-    assert b" 103 20 2 30 re f Q" in replace(ruling, rtl=True).drawn(border, padding)
-
-
-def test_without_the_laid_out_boxes_the_anchor_says_where_the_block_is() -> None:
-    """A WeasyPrint whose pages keep no box tree (``_page_box``) still gets its blocks
-    ruled, from the rectangle ``Page.anchors`` gives (the block's border box); one that
-    gives only a corner gets none rather than a guess."""
-
-    class Page:
-        def __init__(self) -> None:
-            self.height = 1000.0
-            self.anchors = {"ruled-hands": (10.0, 20.0, 110.0, 40.0),
-                            "ruled-settlement": (5.0, 6.0)}
-
-    pictures = Pictures()
-    pictures.rule("hands")
-    pictures.rule("settlement")
-    rules = pictures._rules(Page())
-    # 1000 CSS px is 750 pt. Lines 5.2 mm = 19.6535 px apart from y 20, the border box
-    # 20 high: the bands 0 and 1 meet it, their rules (0.4 pt = 0.5333 px) at
-    # 20 + 19.6535 - 0.5333 = 39.12 and 58.774 (clipped away); seat rules 0.3 mm =
-    # 1.134 px wide, at 10 + 12.85, 51.85 and 90.85 mm = 58.567, 205.969, 353.37.
-    assert rules == [
-        b"q 0.75 0 0 -0.75 0 750 cm",
-        b"q 10 20 100 20 re W n 0.667 0.667 0.667 rg 10 39.12 100 0.533 re "
-        b"10 58.774 100 0.533 re f 0.067 0.067 0.067 rg 58.567 20 1.134 20 re "
-        b"205.969 20 1.134 20 re 353.37 20 1.134 20 re f Q",
-        b"Q",
-    ]
 
 
 def long_game(client: FlaskClient, hands: int, language: str) -> str:

@@ -1,10 +1,11 @@
 """A printed gin sheet's hand lines, written in Python rather than by Jinja macros.
 
 Each hand is one tab-separated line of the sheet's one table cell (pdf/sheet.html says
-why): the hand number, then per player the points (a left-to-right mark keeps "+15"
-from reading "15+" on a right-to-left sheet; a dead hand prints "–"), the running total
-and the box mark, then the hand in words. Three macro calls a hand, each escaping and
-joining its pieces, cost 2.5 ms of a 40-hand sheet; this costs a tenth of that.
+why), a block of its own that print.css rules underneath: the hand number, then per
+player the points (a left-to-right mark keeps "+15" from reading "15+" on a
+right-to-left sheet; a dead hand prints "–"), the running total and the box mark, then
+the hand in words. Three macro calls a hand, each escaping and joining its pieces, cost
+2.5 ms of a 40-hand sheet; this costs a tenth of that.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from collections.abc import Iterable
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from ..handforms import show_html
+from ..hands.fields import show_html
 from ..i18n import outcome_label
 from ..scoring import Card
-from ..sheets import GinSheet
+from ..variants.replay import GinSheet
 
 FIGURE_SPACE = "\u2007"  # as wide as a digit: numbers padded with it line up on the right
 TAB, BOX, DASH, LRM = "\t", "■", "–", "\u200e"
@@ -34,14 +35,16 @@ def figures(value: object, width: int) -> str:
 
 
 def line(cls: str, number: object, cells: Iterable[object], text: object) -> Markup:
-    """One tab-separated line: the number, the cells, the words; in a span if ``cls``.
+    """One tab-separated line: the number, the cells, the words, in a ``line`` span
+    (print.css makes it a ruled block) of the further class ``cls`` if it is given.
 
     >>> line("dead", 3, ["a", "<b>"], "c")
-    Markup('<span class="dead">3\\ta\\t&lt;b&gt;\\tc</span>')
+    Markup('<span class="line dead">3\\ta\\t&lt;b&gt;\\tc</span>')
     """
     body = TAB.join([str(escape(number)), *(str(escape(cell)) for cell in cells),
                      str(escape(text))])
-    return Markup(f'<span class="{cls}">{body}</span>' if cls else body)
+    classes = f"line {cls}" if cls else "line"
+    return Markup(f'<span class="{classes}">{body}</span>')
 
 
 def gin_hand_lines(sheet: GinSheet) -> Markup:

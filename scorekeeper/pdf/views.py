@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import abort, render_template, request
 from flask_babel import gettext as _
+from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
 from ..db import get_session, release_session
-from ..games import service
 from ..groups.summaries import payments_of
+from ..models import Game
 from ..scoring import PRESETS
 from ..variants import VARIANTS, variant_for
 from . import bp
@@ -18,11 +19,8 @@ from .render import pdf_response, render_pdf
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> Response | tuple[str, int]:
-    """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``); watchers too.
-
-    The game is read as plain rows (``service.read_row``), not ORM objects: a sheet
-    shows the game and its hands' inputs, nothing the ORM would add."""
-    game = service.read_row(get_session().connection(), game_id, lock=False)
+    """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``); watchers too."""
+    game = get_session().get(Game, game_id, options=[selectinload(Game.hands)])
     if game is None:
         abort(404)
     options = SheetOptions(request.args)
