@@ -25,8 +25,9 @@ from scorekeeper.models import Base
 from tests.helpers import keep_printed_html
 
 # Tests never assert on wall-clock time, and Hypothesis would: its deadline and its
-# "input generation is slow" check failed CI on a machine busy with the other worker and
-# a browser (a strategy of a few integers took 0.3 s a draw). How many examples run and
+# "input generation is slow" check measure seconds, which move with the machine (a
+# strategy of a few integers has taken 0.3 s a draw with two workers and a browser on
+# two cores). How many examples run and
 # what they reach is what the tests check; how fast they come is the benchmarks' part.
 settings.register_profile(
     "scorekeeper", deadline=None, suppress_health_check=[HealthCheck.too_slow]
