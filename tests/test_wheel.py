@@ -1,5 +1,6 @@
 """The package installs anywhere: a wheel built from a clean copy of the source,
-installed alone into a new virtual environment, migrates and serves, in Persian.
+installed alone into a new virtual environment, migrates and serves, in Persian, with
+its stylesheets, scripts, icons, service worker and printed pads.
 
 Slow (about a minute: pip installs the dependencies from its cache); ``make test``
 runs it once, on SQLite.
@@ -7,7 +8,10 @@ runs it once, on SQLite.
 
 from __future__ import annotations
 
+import io
+import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -18,14 +22,16 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pypdf import PdfReader
 
 from tests.trust_server import Browser, free_port
 
 ROOT = Path(__file__).resolve().parent.parent
-# What a clean clone does not have: build output, the local venv, compiled catalogs.
+# What a clean clone does not have: build output, the local venv and npm packages,
+# compiled catalogs.
 NOT_IN_A_CLONE = shutil.ignore_patterns(
-    ".git", ".venv", "build", "dist", "instance", "test-output", "*.egg-info", "*.mo",
-    "__pycache__", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytest_cache",
+    ".git", ".venv", "node_modules", "build", "dist", "instance", "test-output", "*.egg-info",
+    "*.mo", "__pycache__", ".mypy_cache", ".ruff_cache", ".hypothesis", ".pytest_cache",
 )
 
 pytestmark = pytest.mark.slow
@@ -111,6 +117,7 @@ def test_the_installed_command_migrates_and_serves_persian(
         # The app's name comes out of the compiled Persian catalog inside the wheel.
         assert "<title>امتیازنویس</title>" in reply.text
         assert (instance / "secret_key").is_file()
+        served_with_its_files(browser)
     finally:
         if server.poll() is None:
             os.killpg(server.pid, signal.SIGTERM)
@@ -121,3 +128,36 @@ def test_the_installed_command_migrates_and_serves_persian(
             server.wait(timeout=10)
         if server.stderr:
             server.stderr.close()
+
+
+STATIC = ROOT / "scorekeeper" / "static"
+
+
+def served_with_its_files(browser: Browser) -> None:
+    """The installed app serves every static file of the source byte for byte (the
+    service worker lists them all for the phone to keep), the service worker itself,
+    and a printed pad."""
+    worker = browser.get("/sw.js")
+    assert worker.status == 200
+    assert worker.headers["content-type"] == "text/javascript; charset=utf-8"
+    listed = re.search(r"^const ASSETS = (\[.*\]);$", worker.text, re.MULTILINE)
+    assert listed is not None, worker.text[:500]
+    files = sorted(p for p in STATIC.rglob("*") if p.is_file() and p.suffix != ".ico")
+    assert sorted(json.loads(listed[1])) == sorted(
+        f"/static/{p.relative_to(STATIC).as_posix()}" for p in files
+    )
+    types = {".css": "text/css", ".js": "text/javascript", ".png": "image/png",
+             ".svg": "image/svg+xml"}
+    for path in files:
+        reply = browser.get(f"/static/{path.relative_to(STATIC).as_posix()}")
+        assert reply.status == 200, path
+        assert reply.headers["content-type"].split(";")[0] == types[path.suffix], path
+        assert reply.body == path.read_bytes(), path
+    icon = browser.get("/favicon.ico")
+    assert (icon.status, icon.body) == (200, (STATIC / "icons" / "favicon.ico").read_bytes())
+
+    pad = browser.request("GET", "/pads/pad.pdf", headers={"Accept-Language": "en"})
+    assert (pad.status, pad.headers["content-type"]) == (200, "application/pdf")
+    pages = PdfReader(io.BytesIO(pad.body)).pages
+    assert len(pages) == 1
+    assert "Gin rummy" in (pages[0].extract_text() or "")

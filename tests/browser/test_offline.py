@@ -1,7 +1,11 @@
 """A dropped connection loses nothing (issue 11 §3): the app installs and keeps its last
 sheets; a hand saved offline is kept on the phone, shown as "waiting to send (n)", and
 sent exactly once when the network returns; a hand the server refuses meanwhile is shown
-with the server's own message and can be sent again, corrected or discarded."""
+with the server's own message and can be sent again, corrected or discarded.
+
+The tests whose hands reach the server run on PostgreSQL too; those that only show what
+the phone keeps or shows (one language of two, every kind of game, pages from the
+phone's copy) are marked ``once``."""
 
 from __future__ import annotations
 
@@ -17,13 +21,18 @@ from playwright.sync_api import expect
 from tests.browser.conftest import OUTPUT
 from tests.live import serve
 
-pytestmark = [pytest.mark.browser, pytest.mark.once]
+pytestmark = pytest.mark.browser
+ONCE = pytest.mark.once
 
 # The markers as the phone shows them, per language (the Persian from the catalog).
 TEXTS = {
     "en": {"waiting": "waiting to send ({n})", "offline": "offline — as of {time}"},
     "fa": {"waiting": "در انتظار ارسال ({n})", "offline": "آفلاین — وضعیت ساعت {time}"},
 }
+SUMMARY = (
+    "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
+    "Defender's deadwood after layoffs: 20"
+)
 CONFLICT = (
     "Another phone changed this game while you were entering this hand, so it was not saved. "
     "Check the sheet; if your hand is still missing, press Save again."
@@ -120,7 +129,55 @@ def as_of(page: Any) -> str:
     return datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).strftime("%H:%M")
 
 
-@pytest.mark.parametrize("context", ["en", "fa"], indirect=True)
+KEPT_JS = """() => new Promise((resolve, reject) => {
+  const open = indexedDB.open("scorekeeper", 1);
+  open.onupgradeneeded = () => open.result.createObjectStore("hands", {keyPath: "token"})
+    .createIndex("game", "game");
+  open.onerror = () => reject(open.error);
+  open.onsuccess = () => {
+    const all = open.result.transaction("hands").objectStore("hands").getAll();
+    all.onsuccess = () => { open.result.close(); resolve(all.result.map((h) => h.state)); };
+  };
+})"""
+
+
+def kept_on_the_phone(page: Any) -> list[str]:
+    """The state of every hand the phone keeps ("waiting", "refused"), from its store."""
+    for _ in range(50):
+        try:
+            states: list[str] = page.evaluate(KEPT_JS)
+            return states
+        except Exception as error:  # the page reloaded under the question: ask again
+            if "context was destroyed" not in str(error) and "navigat" not in str(error):
+                raise
+            page.wait_for_timeout(100)
+    pytest.fail("the page never stopped reloading")
+
+
+def until_nothing_is_kept(page: Any, seconds: float = 10) -> None:
+    """Wait until the phone keeps no hand: every hand it kept was answered "saved" and
+    forgotten (a hand refused stays, as "refused"; one never forgotten stays too)."""
+    for _ in range(int(seconds * 10)):
+        if kept_on_the_phone(page) == []:
+            return
+        page.wait_for_timeout(100)
+    pytest.fail(f"the phone still keeps hands: {kept_on_the_phone(page)}")
+
+
+def hand_posts(page: Any, game: dict[str, Any]) -> list[str]:
+    """Every POST of a hand the page sends from now on (reloads included)."""
+    sent: list[str] = []
+    action = f"/g/{game['id']}/hands"
+
+    def seen(request: Any) -> None:
+        if request.method == "POST" and request.url.split("?")[0].endswith(action):
+            sent.append(request.url)
+
+    page.on("request", seen)
+    return sent
+
+
+@pytest.mark.parametrize("context", ["en", pytest.param("fa", marks=ONCE)], indirect=True)
 def test_a_hand_saved_offline_is_sent_once_when_back_online(
     app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
 ) -> None:
@@ -128,11 +185,13 @@ def test_a_hand_saved_offline_is_sent_once_when_back_online(
     client = app.test_client()
     game = new_game(client)
     page = open_as_editor(context, live_url, game)
+    sent = hand_posts(page, game)
 
     context.set_offline(True)
     fill_knock(page, 0, 3, 20)  # Ann knocks 3 against 20: 17
     waiting = page.locator("#netstatus .waiting-marker")
     expect(waiting).to_have_text(TEXTS[lang]["waiting"].format(n=1))
+    assert kept_on_the_phone(page) == ["waiting"]
     offline = page.locator("#netstatus .offline-marker")
     expect(offline).to_have_text(TEXTS[lang]["offline"].format(time=as_of(page)))
     assert hands(client, game["id"]) == []  # nothing reached the server
@@ -142,6 +201,8 @@ def test_a_hand_saved_offline_is_sent_once_when_back_online(
 
     context.set_offline(False)  # the page sends it, then reloads with the new sheet
     expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
+    until_nothing_is_kept(page)  # answered "saved": forgotten at once
+    assert len(sent) == 1
     expect(waiting).to_be_hidden()
     expect(offline).to_be_hidden()
     assert hands(client, game["id"]) == [
@@ -157,9 +218,11 @@ def test_a_hand_saved_offline_is_sent_once_when_back_online(
     assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
     shot(page, request, "sent")
 
-    page.reload()  # nothing is left to send: still exactly one hand
+    page.reload()  # nothing is left to send: still exactly one hand, sent once
     expect(page.locator("#hand-1")).to_be_visible()
     expect(waiting).to_be_hidden()
+    assert kept_on_the_phone(page) == []
+    assert len(sent) == 1
     assert len(hands(client, game["id"])) == 1
 
 
@@ -175,12 +238,7 @@ def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
     fill_knock(page, 0, 3, 20)
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
     assert page.locator("body").get_attribute("data-served") == "cache"
-    expect(page.locator("#netstatus .waiting-list li")).to_have_text(
-        [
-            "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
-            "Defender's deadwood after layoffs: 20"
-        ]
-    )
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text([SUMMARY])
     # The old copy of the page carried the kept hand's token: the next hand gets its own.
     kept_token = page.evaluate(
         "new Promise(r => { const q = indexedDB.open('scorekeeper', 1); q.onsuccess = () =>"
@@ -193,10 +251,14 @@ def test_a_hand_whose_connection_drops_on_the_way_is_kept_by_the_service_worker(
     assert hands(client, game["id"]) == []
 
     with serve(app, port=port):  # back: the page tries again by itself
+        sent = hand_posts(page, game)
         expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        until_nothing_is_kept(page)
         expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
         assert [h["knocker_deadwood"] for h in hands(client, game["id"])] == [3]
         page.reload()
+        assert kept_on_the_phone(page) == []
+        assert len(sent) == 1
         assert len(hands(client, game["id"])) == 1
 
 
@@ -211,6 +273,7 @@ def test_two_hands_saved_offline_arrive_in_order(app: Flask, live_url: str, cont
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (2)")
     context.set_offline(False)
     expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    until_nothing_is_kept(page)
     got = hands(client, game["id"])
     assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"]) for h in got] == [
         (0, 3, 20),
@@ -236,7 +299,8 @@ def test_a_hand_refused_after_another_phone_changed_the_game_is_kept(
     kept = page.locator("#netstatus .kept-hand")
     expect(kept).to_have_count(1, timeout=10_000)
     expect(kept.locator(".kept-problems li")).to_have_text([CONFLICT])
-    assert "3" in kept.locator(".kept-what").inner_text()
+    expect(kept.locator(".kept-what")).to_have_text(SUMMARY)
+    assert kept_on_the_phone(page) == ["refused"]
     buttons = kept.locator("button:visible")
     expect(buttons).to_have_text(["Send it again", "Correct it", "Discard it"])
     expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
@@ -256,6 +320,7 @@ def test_a_hand_refused_after_another_phone_changed_the_game_is_kept(
     page.locator("form[data-offline-queue] button[type=submit]").click()
     expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
     expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    until_nothing_is_kept(page)
     got = hands(client, game["id"])
     assert [(h["outcome"], h["knocker"], h.get("defender_deadwood")) for h in got] == [
         ("gin", 1, 10),
@@ -279,12 +344,14 @@ def test_a_refused_hand_sent_again_goes_in_once(app: Flask, live_url: str, conte
     kept.get_by_role("button", name="Send it again").click()
     expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
     expect(kept).to_have_count(0)
+    until_nothing_is_kept(page)
     got = hands(client, game["id"])
     assert [(h["outcome"], h["knocker"]) for h in got] == [("gin", 1), ("knock", 0)]
     page.reload()
     assert len(hands(client, game["id"])) == 2
 
 
+@ONCE  # what the phone keeps: the game over is the HTTP tests' on both databases
 def test_a_refused_hand_can_be_discarded(app: Flask, live_url: str, context: Any) -> None:
     client = app.test_client()
     game = new_game(client, {"preset": "russian", "target": 50})
@@ -308,11 +375,13 @@ def test_a_refused_hand_can_be_discarded(app: Flask, live_url: str, context: Any
     page.once("dialog", lambda dialog: dialog.accept())
     kept.get_by_role("button", name="Discard it").click()
     expect(kept).to_have_count(0)
+    assert kept_on_the_phone(page) == []
     page.reload()
     expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
     assert len(hands(client, game["id"])) == 1
 
 
+@ONCE  # the refusal is the HTTP tests' on both databases
 def test_an_invalid_hand_kept_offline_shows_the_field_and_its_error(
     app: Flask, live_url: str, context: Any
 ) -> None:
@@ -325,11 +394,17 @@ def test_an_invalid_hand_kept_offline_shows_the_field_and_its_error(
     context.set_offline(False)
     kept = page.locator("#netstatus .kept-hand")
     expect(kept).to_have_count(1, timeout=10_000)
-    problems = kept.locator(".kept-problems li").all_inner_texts()
-    assert len(problems) == 1 and problems[0].startswith("Knocker's deadwood: "), problems
+    expect(kept.locator(".kept-problems li")).to_have_text(
+        ["Knocker's deadwood: a knock needs 10 or less, this hand has 14"]
+    )
+    expect(kept.locator(".kept-what")).to_have_text(
+        "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 14 · "
+        "Defender's deadwood after layoffs: 20"
+    )
     assert hands(client, game["id"]) == []
 
 
+@ONCE  # pages from the phone's copy
 @pytest.mark.parametrize("context", ["en", "fa"], indirect=True)
 def test_offline_a_game_seen_before_shows_its_last_sheet(
     app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
@@ -352,6 +427,7 @@ def test_offline_a_game_seen_before_shows_its_last_sheet(
     shot(page, request, "offline")
 
 
+@ONCE  # the page's own markers; the live sheet between phones runs on both
 def test_a_copy_from_the_cache_is_current_again_once_the_live_sheet_answers(
     app: Flask, live_url: str, context: Any
 ) -> None:
@@ -411,6 +487,7 @@ KINDS: dict[str, tuple[list[str], dict[str, str]]] = {
 }
 
 
+@ONCE  # every kind's form on the phone; the hands' saving is the HTTP tests' on both
 @pytest.mark.parametrize("variant", list(KINDS))
 def test_every_kind_of_game_keeps_a_hand_saved_offline(
     app: Flask, live_url: str, context: Any, variant: str
@@ -435,9 +512,11 @@ def test_every_kind_of_game_keeps_a_hand_saved_offline(
     expect(page.locator("#hand-1")).to_be_visible(timeout=10_000)
     expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
     expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    until_nothing_is_kept(page)
     assert len(hands(client, game["id"])) == 1
 
 
+@ONCE  # pages from the phone's copy
 def test_offline_the_history_and_a_hands_page_seen_before_still_open(
     app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
 ) -> None:
@@ -510,12 +589,7 @@ def test_without_a_service_worker_a_hand_whose_connection_drops_is_kept_by_the_p
 
     fill_knock(page, 0, 3, 20)
     expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
-    expect(page.locator("#netstatus .waiting-list li")).to_have_text(
-        [
-            "Outcome: Knock · Who went out: Ann · Knocker's deadwood: 3 · "
-            "Defender's deadwood after layoffs: 20"
-        ]
-    )
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text([SUMMARY])
     # Still the sheet, not the browser's error page; the form is ready for the next hand.
     assert page.url == url + f"/g/{game['id']}"
     assert page.locator("input[name=knocker_deadwood]").input_value() == ""
@@ -523,14 +597,19 @@ def test_without_a_service_worker_a_hand_whose_connection_drops_is_kept_by_the_p
     assert hands(client, game["id"]) == []
 
     with serve(app, port=port):  # back: the page tries again by itself
+        sent = hand_posts(page, game)
         expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
+        until_nothing_is_kept(page)
         expect(page.locator("#netstatus .waiting-marker")).to_be_hidden()
         assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
                 for h in hands(client, game["id"])] == [(0, 3, 20)]
         page.reload()
+        assert kept_on_the_phone(page) == []
+        assert len(sent) == 1
         assert len(hands(client, game["id"])) == 1
 
 
+@ONCE  # the refusal is the HTTP tests' on both databases
 def test_without_a_service_worker_a_mistake_is_shown_at_its_field_and_a_hand_saved_once(
     app: Flask, live_url: str, plain_http: Any
 ) -> None:
@@ -587,12 +666,14 @@ def test_without_a_service_worker_a_card_hand_whose_connection_drops_is_kept_and
     with serve(app, port=port):  # back: the page goes to the sheet, which sends it
         expect(page.locator("#hand-1")).to_be_visible(timeout=15_000)
         assert page.locator("#hand-1 td").nth(2).inner_text().split()[:2] == ["+47", "▮"]
+        until_nothing_is_kept(page)
         got = hands(client, game["id"])
         assert [(h["mode"], h["knocker"]) for h in got] == [("cards", 1)]
         page.reload()
         assert len(hands(client, game["id"])) == 1
 
 
+@ONCE  # the page's own marker
 def test_a_watching_phone_whose_server_is_gone_says_its_sheet_is_as_of_the_last_answer(
     app: Flask, plain_http: Any, request: pytest.FixtureRequest
 ) -> None:
@@ -624,3 +705,48 @@ def test_a_watching_phone_whose_server_is_gone_says_its_sheet_is_as_of_the_last_
         expect(page.locator("#hand-1")).to_be_visible(timeout=20_000)
         expect(offline).to_be_hidden()
         assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
+
+
+def test_a_hand_whose_answer_was_lost_is_sent_again_and_counted_once(
+    app: Flask, live_url: str, plain_http: Any, request: pytest.FixtureRequest
+) -> None:
+    """The hand reached the server and was saved, but its answer never came back (the
+    Wi-Fi dropped on the way back): the phone keeps it, sends it again with the same
+    token, and the server, which knows the token, answers "saved" though the sheet has
+    moved on since the form was drawn. One hand on the sheet, nothing left on the
+    phone, two sends in all."""
+    client = app.test_client()
+    game = new_game(client)
+    page = open_unguarded(plain_http, live_url, game)
+    sends: list[str] = []
+
+    def answer_lost_once(route: Any) -> None:
+        sends.append(route.request.url)
+        if len(sends) == 1:
+            route.fetch(max_redirects=0)  # the server saves it...
+            route.abort("connectionreset")  # ...and the answer is lost
+        else:
+            route.continue_()
+
+    page.route(f"**/g/{game['id']}/hands", answer_lost_once)
+    fill_knock(page, 0, 3, 20)
+    waiting = page.locator("#netstatus .waiting-marker")
+    expect(waiting).to_have_text("waiting to send (1)")
+    expect(page.locator("#netstatus .waiting-list li")).to_have_text([SUMMARY])
+    assert [h["knocker_deadwood"] for h in hands(client, game["id"])] == [3]  # it is in
+    shot(page, request, "answer-lost")
+
+    # The phone tries again when it sees the network come back (or within 5 s).
+    page.context.set_offline(True)
+    page.context.set_offline(False)
+    until_nothing_is_kept(page)
+    expect(page.locator("#hand-1")).to_be_visible()
+    expect(waiting).to_be_hidden()
+    expect(page.locator("#netstatus .kept-hand")).to_have_count(0)
+    assert len(sends) == 2
+    assert hands(client, game["id"]) == [
+        {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
+         "defender_deadwood": 20, "upcard": None}
+    ]
+    assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
+    assert page.locator("#hand-2").count() == 0
