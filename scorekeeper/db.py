@@ -211,7 +211,8 @@ def rollback_to_reading() -> None:
     the write lock nor a turn at the processes' file lock, and holds up nobody's save.
     Nothing can be written after it (the reader's connections are ``query_only``)."""
     session: Session | None = g.get("db_session")
-    if session is None:
+    if session is None:  # nothing read yet: the request goes on with a reader's session
+        g.db_session = current_app.extensions["scorekeeper.read_db"]()
         return
     session.rollback()
     session.bind = current_app.extensions["scorekeeper.reader"]

@@ -54,6 +54,7 @@ def unlock(game_id: str) -> str | Response | tuple[str, int]:
         game, _variant = load(game_id)
         return render_template("games/unlock.html", game=game, form=form)
     if not form.validate():
+        rollback_to_reading()  # the POST's session: drawn again without the write lock
         game, _variant = load(game_id)
         return render_template("games/unlock.html", game=game, form=form), 422
     # The PIN's hash is worked out first, with no lock held; then the try is counted.

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..db import get_session
+from ..db import get_session, rollback_to_reading
 from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
@@ -80,6 +80,8 @@ def new_game() -> tuple[str, int] | Response:
         game = _new_game_from(form, group)
         if game is not None:
             return redirect(url_for("games.sheet", game_id=game.id))
+    if form.is_submitted():
+        rollback_to_reading()  # refused: drawn again without holding the write lock
     # Which games each preset is played with (the page's script offers only those).
     fits = {
         choice.value: " ".join(name for name, v in VARIANTS.items() if choice.value in v.presets)

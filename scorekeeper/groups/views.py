@@ -236,7 +236,7 @@ def record_payment(group_id: str) -> Response:
                 db.commit()
                 flash(_("Payment recorded."))
                 return _to_page(group, "#money")
-    db.rollback()
+    rollback_to_reading()
     filters, _kind, _days = _filters()
     return _render_page(group, service.view(db, group), filters, form, 422)
 
@@ -306,6 +306,7 @@ def unlock(group_id: str) -> str | Response | tuple[str, int]:
         group = service.load_group(db, group_id)
         return render_template("groups/unlock.html", group=group, form=form)
     if not form.validate():
+        rollback_to_reading()  # the POST's session: drawn again without the write lock
         group = service.load_group(db, group_id)
         return render_template("groups/unlock.html", group=group, form=form), 422
     check = access.check_pin(Group, group_id, form.pin.data.strip())  # before the lock
