@@ -139,7 +139,7 @@ def test_every_page_links_the_manifest_and_the_icons(app: Flask, client: FlaskCl
         assert response.status_code in (200, 404), path
         links = parse(response.get_data(as_text=True)).links
         manifest = [link["href"] for link in links if link.get("rel") == "manifest"]
-        assert manifest == ["/manifest.webmanifest"], path
+        assert manifest == ["/manifest.webmanifest?lang=en"], path
         icons = [link["href"] for link in links if link.get("rel") == "icon"]
         assert icons == ["/favicon.ico", "/static/icons/icon.svg"], path
 

@@ -16,14 +16,19 @@ from flask import (
     current_app,
     make_response,
     render_template,
+    request,
     send_from_directory,
     url_for,
 )
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from ..db import get_session
 from ..games import access
 from ..games.common import load
+from ..groups.service import load_group
+from ..i18n import LANGUAGES, select_locale, text_direction
 from . import bp, lan, qr
 
 THEME = "#0b6e4f"  # the header's green (style.css --accent)
@@ -86,6 +91,16 @@ def phone_url(url: str) -> str:
     return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
 
 
+@bp.app_template_global()
+def loopback_host(url: str) -> str | None:
+    """The loopback host ``url`` names as another phone would get it (its QR code), or
+    ``None`` when other phones can open it. Behind a reverse proxy (``PROXIES``) the
+    links take the host the phone asked for, so a loopback one means the proxy passes
+    on its own address instead."""
+    host = urlsplit(phone_url(url)).hostname or ""
+    return host if _loopback(host) else None
+
+
 @bp.app_template_global("lan_urls")
 def _lan_urls_global() -> list[str]:
     return lan_urls()
@@ -98,12 +113,23 @@ def _svg(body: bytes, *, private: bool) -> Response:
     return response
 
 
+def _watch_svg(url: str) -> Response:
+    """A watch link (read-only) as a QR code, pointing other phones at this server."""
+    return _svg(qr.svg(phone_url(url), _("Watch link (read-only):")), private=False)
+
+
 @bp.get("/g/<game_id>/qr/watch.svg")
 def watch_qr(game_id: str) -> Response:
-    """The watch link (read-only) as a QR code."""
+    """The game's watch link (read-only) as a QR code."""
     game, _variant = load(game_id)
-    url = phone_url(url_for("games.sheet", game_id=game.id, _external=True))
-    return _svg(qr.svg(url, _("Watch link (read-only):")), private=False)
+    return _watch_svg(url_for("games.sheet", game_id=game.id, _external=True))
+
+
+@bp.get("/groups/<group_id>/qr/watch.svg")
+def group_watch_qr(group_id: str) -> Response:
+    """The group's watch link (read-only) as a QR code."""
+    group = load_group(get_session(), group_id)
+    return _watch_svg(url_for("groups.page", group_id=group.id, _external=True))
 
 
 @bp.get("/g/<game_id>/qr/edit.svg")
@@ -145,12 +171,24 @@ def server_qr(index: int) -> Response:
 
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
-    """The web app manifest: a home-screen app that opens full-screen."""
+    """The web app manifest: a home-screen app that opens full-screen, named in the
+    language of the page that links it (``?lang=``: browsers fetch a manifest without
+    cookies, so the language chosen on the page would not reach it)."""
+    chosen = request.args.get("lang", "")
+    with force_locale(chosen if chosen in LANGUAGES else select_locale()):
+        data = _manifest()
+    response = current_app.response_class(
+        current_app.json.dumps(data), mimetype="application/manifest+json"
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
+
+def _manifest() -> dict[str, Any]:
     def icon(name: str) -> str:
         return url_for("static", filename=f"{ICONS}/{name}")
 
-    data: dict[str, Any] = {
+    return {
         "name": _("Scorekeeper"),
         "short_name": _("Scorekeeper"),
         "description": _("Keep score at the card table"),
@@ -172,12 +210,9 @@ def manifest() -> Response:
             },
             {"src": icon("icon.svg"), "sizes": "any", "type": "image/svg+xml"},
         ],
+        "lang": str(get_locale()),
+        "dir": text_direction(),
     }
-    response = current_app.response_class(
-        current_app.json.dumps(data), mimetype="application/manifest+json"
-    )
-    response.headers["Cache-Control"] = "no-cache"
-    return response
 
 
 @bp.get("/favicon.ico")

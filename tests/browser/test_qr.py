@@ -116,7 +116,7 @@ def test_the_app_installs_a_service_worker_for_the_whole_site(
         phone.wait_for_timeout(100)
     assert scope == live_url + "/"
     manifest = phone.locator("link[rel=manifest]").get_attribute("href")
-    assert manifest == "/manifest.webmanifest"
+    assert manifest == "/manifest.webmanifest?lang=en"
     phone.goto(f"{live_url}/g/{game['id']}")
     expect(phone.locator("#wakelock")).to_be_visible()
     assert errors == []  # no script error, nothing the Content-Security-Policy refused
