@@ -215,6 +215,13 @@ def _manifest() -> dict[str, Any]:
     }
 
 
+@bp.get("/help/https")
+def https_help() -> str:
+    """What a page over plain HTTP cannot do, and how to serve the app over HTTPS (the
+    README's "HTTPS behind a reverse proxy", on a page a phone at the table can open)."""
+    return render_template("pwa/https.html")
+
+
 @bp.get("/favicon.ico")
 def favicon() -> Response:
     """The browser tab's icon: the app's icon."""

@@ -524,6 +524,11 @@
       document.querySelector("[data-game-finished]") !== null);
   }
 
+  // Over plain HTTP from another machine the browser gives no wake lock, service worker
+  // or installing: one line says so where the button would be.
+  var insecure = document.getElementById("insecure-note");
+  if (insecure && window.isSecureContext === false && !gameOver()) insecure.hidden = false;
+
   if (wake && "wakeLock" in navigator && !gameOver()) {
     wake.hidden = false;
     wake.addEventListener("click", function () {
