@@ -1,10 +1,12 @@
-"""Every main page at a phone's width in English, Russian and Persian: nothing scrolls
-sideways at 360 px, and at 390 px no element is wider than the screen and no two
-controls lie over each other. Screenshots go to test-output/browser/."""
+"""Every kind of page at a phone's width in English, Russian and Persian, with every
+<details> open: at 390 px and at 360 px nothing scrolls sideways, no element is wider
+than the screen and no two controls lie over each other. Screenshots go to
+test-output/browser/."""
 
 from __future__ import annotations
 
 import json
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
@@ -71,6 +73,10 @@ PROBLEMS_JS = """() => {
 }"""
 
 
+# Every <details> open, so that what it holds is laid out too.
+OPEN_DETAILS_JS = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+
+
 def api(url: str, body: dict[str, Any], secret: str | None = None) -> dict[str, Any]:
     headers = {"Content-Type": "application/json"}
     if secret:
@@ -91,9 +97,12 @@ def sample(live_url: str, kind: str, language: str) -> dict[str, Any]:
 
 
 def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
-    """(name, path) of the main pages; the games' pages for a game of every kind."""
+    """(name, path) of every kind of page: the games' pages for a game of every kind,
+    a group's pages for a group with a game played. A name ending in ``-edit`` is an
+    edit link, opened so that this phone may change the game or group after it."""
     yield "home", "/"
     yield "new", "/games/new"
+    yield "new-group", "/groups/new"
     yield "check", "/check"
     yield "remi-check", "/remi/check"
     yield "pads", "/pads"
@@ -105,7 +114,22 @@ def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
         yield f"{kind}-sheet", base
         yield f"{kind}-cards", f"{base}/hands/new"
         yield f"{kind}-hand", f"{base}/hands/1"
+        yield f"{kind}-hand-edit", f"{base}/hands/1/edit"
         yield f"{kind}-history", f"{base}/history"
+        if kind == "gin":
+            yield "hand-delete", f"{base}/hands/1/delete"
+            yield "edit-qr", f"{base}/share/edit"
+            yield "unlock", f"{base}/unlock"
+    players = list(NAMES[language])
+    group = api(f"{live_url}/api/v1/groups", {"name": " ".join(players[:2]), "players": players})
+    yield "group-edit", group["edit_url"].removeprefix(live_url)
+    game = api(f"{live_url}/api/v1/games",
+               {"players": players[:2], "group": group["id"]}, group["edit_secret"])
+    for hand in hands("gin"):
+        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
+    yield "group", f"/groups/{group['id']}"
+    yield "player", f"/groups/{group['id']}/players/{urllib.parse.quote(players[0])}"
+    yield "group-unlock", f"/groups/{group['id']}/unlock"
 
 
 @pytest.fixture
@@ -142,14 +166,16 @@ def test_no_page_scrolls_sideways_or_overlaps(
         phone.goto(live_url + path)
         if name.endswith("-edit"):  # the edit link lets this window change the game
             continue
+        phone.evaluate(OPEN_DETAILS_JS)
         phone.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-        found = phone.evaluate(PROBLEMS_JS)
-        if found:
-            problems[f"{name} at 390"] = found[:5]
-        phone.set_viewport_size({"width": 360, "height": 844})
-        scroll = phone.evaluate("document.documentElement.scrollWidth")
-        if scroll > 360:
-            problems[f"{name} at 360"] = f"scrolls sideways: {scroll} px wide"
+        for width in (390, 360):
+            phone.set_viewport_size({"width": width, "height": 844})
+            found = phone.evaluate(PROBLEMS_JS)
+            if found:
+                problems[f"{name} at {width}"] = found[:5]
+            scroll = phone.evaluate("document.scrollingElement.scrollWidth")
+            if scroll > width:
+                problems[f"{name} at {width} scrolls sideways"] = f"{scroll} px wide"
         phone.set_viewport_size({"width": 390, "height": 844})
     (folder / "problems.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
     assert problems == {}

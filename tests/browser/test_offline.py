@@ -750,3 +750,42 @@ def test_a_hand_whose_answer_was_lost_is_sent_again_and_counted_once(
     ]
     assert page.locator("#hand-1 td").nth(1).inner_text().split() == ["+17", "▮", "17"]
     assert page.locator("#hand-2").count() == 0
+
+
+@ONCE  # the page's own marker
+def test_offline_as_of_is_the_last_answer_after_the_server_answers_again(
+    app: Flask, browser: Any
+) -> None:
+    """The phone's clock is held, in Moscow (UTC+3): the watching phone's last answer
+    came at 10:00 UTC, so with the server gone it says "as of 13:00"; the server answers
+    again at 10:07 UTC (with a hand played meanwhile) and the marker goes; gone once more,
+    the sheet is as of that answer, 13:07, not of the first one."""
+    client = app.test_client()
+    game = new_game(client)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, locale="en-GB",
+                              timezone_id="Europe/Moscow", service_workers="block")
+    try:
+        page = ctx.new_page()
+        page.clock.set_fixed_time(datetime(2026, 12, 6, 10, 0, tzinfo=UTC))
+
+        def watch(url: str) -> Any:
+            page.goto(url + f"/g/{game['id']}")
+            expect(page.locator("#netstatus")).to_be_attached()
+            page.wait_for_timeout(1500)  # a live poll answered at 10:00
+            return page
+
+        page, _url, port = opened_then_dropped(app, watch)
+        offline = page.locator("#netstatus .offline-marker")
+        expect(offline).to_have_text("offline — as of 13:00", timeout=5_000)
+        api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3,
+                 defender_deadwood=20)
+
+        page.clock.set_fixed_time(datetime(2026, 12, 6, 10, 7, tzinfo=UTC))
+        with serve(app, port=port):
+            expect(page.locator("#hand-1")).to_be_visible(timeout=20_000)
+            expect(offline).to_be_hidden()
+            page.wait_for_timeout(1500)  # answered again, nothing new
+            expect(offline).to_be_hidden()
+        expect(offline).to_have_text("offline — as of 13:07", timeout=20_000)
+    finally:
+        ctx.close()
