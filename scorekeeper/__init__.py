@@ -93,8 +93,10 @@ def _register_blueprints(app: Flask) -> None:
     from .pwa import bp as pwa_bp
     from .pwa import views as pwa_views  # noqa: F401 - routes on pwa_bp
     from .remi import bp as remi_bp
+    from .rulecards import bp as rulecards_bp
 
-    for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp):
+    for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp,
+                      rulecards_bp):
         app.register_blueprint(blueprint)
 
 

@@ -54,6 +54,7 @@ LAYERS = {
     "remi": PAGES,
     "groups": PAGES,
     "pwa": PAGES,
+    "rulecards": PAGES,  # the rule cards of the presets and of a game
     "cli": APP,
     "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,
