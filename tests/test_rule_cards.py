@@ -211,3 +211,21 @@ def test_the_sheet_links_its_card(client: FlaskClient) -> None:
     game_id = new_game(client, "russian")
     html = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert f'href="/g/{game_id}/rules"' in html
+
+
+def test_a_groups_usual_rules_are_its_latest_games(client: FlaskClient) -> None:
+    response = client.post("/groups/new", data={"name": "Tuesday", "players": "Ann\nBob"})
+    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    assert f'href="/groups/{group_id}/rules"' in page
+    empty = client.get(f"/groups/{group_id}/rules").get_data(as_text=True)
+    assert "The group has played no game yet" in empty
+    assert settings_on(empty) == {}
+    new_game(client, "classic", group=group_id)
+    latest = new_game(client, "russian", group=group_id, box_bonus="30")
+    html = client.get(f"/groups/{group_id}/rules").get_data(as_text=True)
+    assert f'href="/g/{latest}"' in html
+    assert settings_on(html)["box_bonus"] == "30"
+    assert settings_on(html)["gin_bonus"] == "25"
+    assert changed_on(html) == {"box_bonus"}
+    assert client.get("/groups/nope/rules").status_code == 404

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from flask import abort, render_template, request
+from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from ..db import release_session
+from ..db import get_session, release_session
 from ..games.common import load
+from ..models import Game, Group
 from ..pdf.forms import PAPER, SheetOptions, problems
 from ..pdf.render import pdf_response, render_pdf
 from ..scoring.rules import Rules
@@ -74,3 +76,20 @@ def game_rules_pdf(game_id: str) -> Response | tuple[str, int]:
     release_session()
     body = render_pdf("pdf/rule_card.html", card=rule_card, game=game, paper=paper)
     return pdf_response(body, f"rules-{game_id[:8]}.pdf")
+
+
+@bp.get("/groups/<group_id>/rules")
+def group_rules(group_id: str) -> str:
+    """A group's usual rules: those its latest game was played with, shown like a game's."""
+    db = get_session()
+    group = db.get(Group, group_id)
+    if group is None:
+        abort(404)
+    latest = db.scalars(
+        select(Game).where(Game.group_id == group.id)
+        .order_by(Game.created_at.desc(), Game.id).limit(1)
+    ).first()
+    if latest is None:
+        return render_template("rulecards/group.html", group=group, card=None, game=None)
+    rule_card, game = _game_card(latest.id)
+    return render_template("rulecards/group.html", group=group, card=rule_card, game=game)
