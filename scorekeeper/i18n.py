@@ -6,6 +6,7 @@ any page; the choice is remembered in a cookie.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import Flask, request
@@ -31,6 +32,35 @@ def select_locale() -> str:
 def text_direction() -> str:
     """``rtl`` for Persian pages, ``ltr`` otherwise."""
     return "rtl" if str(get_locale()) in RTL else "ltr"
+
+
+# A sum as the engine writes it: "+100", "3 × 25 = +75", "(113 − 51)". A run with a sign
+# or an operator in it, read left to right.
+_NUMBER = r"[+−-]?\d+(?:[.,]\d+)?"
+_SUM = re.compile(rf"{_NUMBER}(?:\s*[×=+−-]\s*{_NUMBER})*")
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+def ltr_sums(html: str) -> str:
+    """``html`` with each signed number or sum in its text (not in its tags) in a
+    ``<span dir="ltr">``, so that a right-to-left sentence keeps "+100" and
+    "3 × 25 = +75" as they are written: a sign on its own takes the sentence's
+    direction ("100+"). Not Unicode's isolates: WeasyPrint has no ``unicode-bidi:
+    isolate``, and Pango lays a left-to-right isolate that follows a name's isolate
+    out right to left.
+
+    >>> ltr_sums('a: +100, <b class="x-1">3 × 25 = +75</b> 4')
+    'a: <span dir="ltr">+100</span>, <b class="x-1"><span dir="ltr">3 × 25 = +75</span></b> 4'
+    """
+    parts = _TAG.split(html)
+    for i in range(0, len(parts), 2):
+        parts[i] = _SUM.sub(_ltr_sum, parts[i])
+    return "".join(parts)
+
+
+def _ltr_sum(found: re.Match[str]) -> str:
+    run = found.group(0)
+    return f'<span dir="ltr">{run}</span>' if re.search(r"[×=+−-]", run) else run
 
 
 def translate(template: str) -> str:
