@@ -215,6 +215,7 @@
       var old = status.querySelector(".waiting-list");
       if (old) old.remove();
       if (waiting.length) marker.insertAdjacentElement("afterend", list);
+      showPending(waiting);
       var box = status.querySelector(".kept-hands");
       box.textContent = "";
       var template = document.getElementById("kept-hand-template");
@@ -234,6 +235,91 @@
         box.appendChild(node);
       });
     }).catch(function () {});
+  }
+
+  // --- hands kept on the phone, on the sheet ------------------------------------------
+  // They stand as rows marked "waiting to send" and count for the next hand's number and
+  // its dealer. Their points are the server's to work out: the totals leave them out,
+  // and a note says so.
+  function showPending(items) {
+    var table = document.getElementById("sheet");
+    if (!table || !table.tBodies[0]) return;
+    var body = table.tBodies[0];
+    Array.prototype.forEach.call(body.querySelectorAll("tr.pending"), function (tr) { tr.remove(); });
+    Array.prototype.forEach.call(body.querySelectorAll("tr:not([id]) > td.muted"), function (td) {
+      td.parentNode.hidden = items.length > 0;  // "No hands yet."
+    });
+    var form = document.querySelector("form[data-offline-queue][data-next]");
+    if (form && !form.dataset.drawnNext) form.dataset.drawnNext = form.dataset.next;
+    var first = form ? parseInt(form.dataset.drawnNext, 10) : NaN;
+    var columns = table.tHead && table.tHead.rows[0] ? table.tHead.rows[0].cells.length : 2;
+    items.forEach(function (item, i) {
+      var tr = document.createElement("tr");
+      tr.className = "pending";
+      var number = document.createElement("td");
+      number.textContent = isNaN(first) ? "" : String(first + i);
+      var what = document.createElement("td");
+      what.colSpan = Math.max(1, columns - 1);
+      var label = document.createElement("strong");
+      label.textContent = status.dataset.pendingRow;
+      what.appendChild(label);
+      what.appendChild(document.createTextNode(" · " + describe(item)));
+      tr.appendChild(number);
+      tr.appendChild(what);
+      body.appendChild(tr);
+    });
+    if (form && !isNaN(first)) {
+      form.dataset.next = String(first + items.length);
+      var heading = document.getElementById("enter");
+      if (heading && heading.dataset.title) {
+        heading.textContent = heading.dataset.title.replace("{n}", String(first + items.length));
+      }
+    }
+    var note = document.getElementById("pending-note");
+    if (!note) {
+      note = document.createElement("p");
+      note.id = "pending-note";
+      note.className = "hint pending-note";
+      note.textContent = status.dataset.pendingNote;
+      table.parentNode.insertBefore(note, table);
+    }
+    note.hidden = items.length === 0;
+    showDealer(items);
+  }
+
+  // The two-player dealer rule (scoring/game.py deal_after) applied to hands entered in
+  // quick mode; after a hand whose winner the page cannot tell (entered with cards) the
+  // dealer the server named stays, as the totals do.
+  function showDealer(items) {
+    var el = document.getElementById("next-dealer");
+    if (!el || !el.dataset.names) return;
+    var names = JSON.parse(el.dataset.names);
+    var dealer = parseInt(el.dataset.seat, 10);
+    for (var i = 0; i < items.length; i++) {
+      var winner = winnerOf(items[i].fields, el.dataset.tieUndercut === "true");
+      if (winner === undefined) { dealer = parseInt(el.dataset.seat, 10); break; }
+      if (winner === "dead") continue;
+      if (el.dataset.rule === "alternate") dealer = 1 - dealer;
+      else if (winner !== null) dealer = el.dataset.rule === "winner" ? winner : 1 - winner;
+    }
+    el.textContent = names[dealer];
+  }
+
+  // Who won a quick-mode hand: a seat, null (a tie nobody wins), "dead", or undefined
+  // when the fields do not say (a hand entered with its cards).
+  function winnerOf(fields, tieIsUndercut) {
+    var outcome = get(fields, "outcome");
+    if (outcome === "dead") return "dead";
+    var knocker = parseInt(get(fields, "knocker"), 10);
+    if (knocker !== 0 && knocker !== 1) return undefined;
+    if (outcome === "gin" || outcome === "big_gin") return knocker;
+    if (outcome !== "knock") return undefined;
+    var k = parseInt(get(fields, "knocker_deadwood"), 10);
+    var d = parseInt(get(fields, "defender_deadwood"), 10);
+    if (isNaN(k) || isNaN(d)) return undefined;
+    if (k < d) return knocker;
+    if (k > d || tieIsUndercut) return 1 - knocker;
+    return null;
   }
 
   function formFor(item) {
@@ -368,6 +454,10 @@
       var offline = function () {
         return queueFromForm(form, fields).then(function () {
           done();
+          // "Hand 3 saved." above a hand that is not: the message is about an older one.
+          Array.prototype.forEach.call(document.querySelectorAll("main > .flash-message"), function (el) {
+            el.remove();
+          });
           if (!status) { toSheetWhenReachable(form); return; }
           form.reset();
           freshToken(form);
@@ -603,6 +693,7 @@
     queueForms().forEach(setUpQueue);
     renewUsedTokens();
     localTimes();
+    render();  // the hands kept on the phone stand on the new sheet too
   });
   window.addEventListener("online", function () {
     showOffline();
