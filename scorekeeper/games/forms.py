@@ -210,6 +210,12 @@ class NewGameForm(FlaskForm):
         ]
         return False
 
+    def seat_name(self, seat: int) -> str:
+        """The name typed for ``seat`` (0-based), or "Player N" while it is blank: the
+        first dealer and the captain are chosen by name."""
+        typed = getattr(self, f"player{seat + 1}").data
+        return (typed or "").strip() or _("Player %(number)d", number=seat + 1)
+
     def players(self) -> list[str]:
         """The players' names, trimmed, blanks left out."""
         names = (self.player1, self.player2, self.player3, self.player4)

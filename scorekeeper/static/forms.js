@@ -7,6 +7,8 @@
 // - a select with data-follows="NAME" offers only the options whose data-fits lists
 //   the current value of NAME (an option without data-fits always fits), and goes back
 //   to its first option when NAME changes: choosing a game chooses its usual rules.
+// - an element with data-name-of="NAME" (a choice that names a player) says what is typed
+//   in the form's field NAME, or its data-blank words while that is blank.
 (function () {
   "use strict";
 
@@ -54,10 +56,19 @@
     });
   }
 
+  function showNames(form) {
+    form.querySelectorAll("[data-name-of]").forEach(function (element) {
+      var typed = valueOf(form, element.getAttribute("data-name-of")).trim();
+      element.textContent = typed || element.getAttribute("data-blank");
+    });
+  }
+
   function setUp(form) {
     if (form.hasAttribute("data-forms-ready")) { return; }
-    if (!form.querySelector("[data-show-if], select[data-follows]")) { return; }
+    if (!form.querySelector("[data-show-if], select[data-follows], [data-name-of]")) { return; }
     form.setAttribute("data-forms-ready", "");
+    form.addEventListener("input", function () { showNames(form); });
+    showNames(form);
     form.addEventListener("change", function (event) {
       var name = event.target.name;
       form.querySelectorAll("select[data-follows]").forEach(function (select) {
