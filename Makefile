@@ -50,10 +50,14 @@ lint: $(STAMP)
 # phone and the live sheet between phones run on both). Two pytest workers, one a core; on
 # PostgreSQL each worker empties a database of its own (tests/conftest.py).
 TEST_WORKERS ?= 2
-test: $(STAMP) system-deps catalogs lint
+test: $(STAMP) system-deps catalogs lint node_modules/.package-lock.json
 	$(PY) -m pytest -q -n $(TEST_WORKERS)
 	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q -n $(TEST_WORKERS) tests \
 	  --ignore=tests/scoring --ignore=tests/test_wheel.py -m "not once"
+
+# axe-core for tests/browser/test_accessibility.py, at the version package-lock.json pins.
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund
 
 bench: $(STAMP)
 	$(PY) -m pip install -q -e '.[bench]'

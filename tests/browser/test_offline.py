@@ -9,6 +9,8 @@ phone's copy) are marked ``once``."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
@@ -789,3 +792,46 @@ def test_offline_as_of_is_the_last_answer_after_the_server_answers_again(
         expect(offline).to_have_text("offline — as of 13:07", timeout=20_000)
     finally:
         ctx.close()
+
+
+CACHED_JS = """() => caches.keys().then((names) => Promise.all(names.map((name) =>
+  caches.open(name).then((cache) => cache.keys()).then((requests) =>
+    [name, requests.map((r) => new URL(r.url).pathname + new URL(r.url).search)])))
+)"""
+
+
+@ONCE  # what the phone keeps
+def test_the_service_worker_keeps_the_pages_and_files_but_never_the_api_or_the_live_sheet(
+    app: Flask, live_url: str, context: Any
+) -> None:
+    """Used online, the phone opens the game's JSON and a hand's page, asks the live
+    sheet (the page does it by itself) and saves a hand (a POST): its caches then hold
+    the app's files and the pages, no JSON, no live answer, no POST's answer; offline,
+    the JSON is not there to open, the pages are."""
+    client = app.test_client()
+    game = new_game(client)
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
+    page = open_as_editor(context, live_url, game)
+    base = f"/g/{game['id']}"
+    with page.expect_response(lambda r: r.url.endswith(f"{base}/live"), timeout=15_000):
+        pass  # the live sheet answered
+    fill_knock(page, 1, 2, 12)  # saved online: the POST's answer sends the page back
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    page.goto(live_url + f"/api/v1/games/{game['id']}")
+    page.goto(live_url + f"{base}/live?version=0")
+    page.goto(live_url + f"{base}/hands/1")
+
+    kept = dict(page.evaluate(CACHED_JS))
+    assets = json.loads(re.search(r"^const ASSETS = (\[.*\]);$",
+                                  client.get("/sw.js").get_data(as_text=True), re.MULTILINE)[1])
+    [(static_name, static)] = [(k, v) for k, v in kept.items() if k.startswith("sk-static-")]
+    assert sorted(static) == sorted(assets)
+    assert sorted(kept["sk-pages-v1"]) == sorted([base, f"{base}/hands/1"])
+    assert set(kept) == {static_name, "sk-pages-v1"}
+
+    context.set_offline(True)
+    page.goto(live_url + base)
+    expect(page.locator("#hand-2")).to_be_visible()
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
+        page.goto(live_url + f"/api/v1/games/{game['id']}")

@@ -1,0 +1,69 @@
+"""Every kind of page in English and Persian, with every <details> open, passes axe-core's
+WCAG 2.2 AA rules (axe-core from npm: ``make test`` runs ``npm ci``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.browser.test_layout import LANGUAGES, OPEN_DETAILS_JS, pages
+
+pytestmark = [pytest.mark.browser, pytest.mark.once]
+
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
+RUN_JS = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags}})
+  .then((result) => result.violations.map((v) => ({
+    rule: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(" ") + ": " + n.failureSummary.split("\\n").slice(1)
+      .join(" ").trim()).slice(0, 5),
+  })))"""
+
+
+def violations(page: Any) -> list[str]:
+    """axe-core's violations on the page as it is now, one readable line each."""
+    page.evaluate(OPEN_DETAILS_JS)
+    page.add_script_tag(path=str(AXE))
+    found: list[dict[str, Any]] = page.evaluate(RUN_JS, TAGS)
+    return [f"{v['rule']} ({v['impact']}): {v['help']} — {'; '.join(v['nodes'])}" for v in found]
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_every_page_passes_axe(live_url: str, browser: Any, language: str) -> None:
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: `make test` installs it with `npm ci`")
+    # The app's Content-Security-Policy lets no inline script in: axe's is let in.
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  locale=LANGUAGES[language], bypass_csp=True)
+    try:
+        phone = context.new_page()
+        problems: dict[str, list[str]] = {}
+        for name, path in pages(live_url, language):
+            phone.goto(live_url + path)
+            if name.endswith("-edit"):  # the edit link lets this window change the game
+                continue
+            if found := violations(phone):
+                problems[name] = found
+        assert problems == {}, "\n".join(
+            f"{name}: {line}" for name, lines in problems.items() for line in lines
+        )
+    finally:
+        context.close()
+
+
+def test_axe_finds_an_unlabelled_field(browser: Any) -> None:
+    """The check on a page made to fail it: a read-only link field with no label, inside a
+    closed <details>, is found."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.set_content('<html lang="en"><head><title>t</title></head><body><main>'
+                         '<details><summary>Share</summary><p>Link:<br>'
+                         '<input type="text" readonly value="http://x/g/1" id="watch-url">'
+                         '</p></details></main></body></html>')
+        [found] = violations(page)
+        assert found.startswith("label (critical): Form elements must have labels — #watch-url")
+    finally:
+        context.close()
