@@ -17,8 +17,8 @@ TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 RUN_JS = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags}})
   .then((result) => result.violations.map((v) => ({
     rule: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.map((n) => n.target.join(" ") + ": " + n.failureSummary.split("\\n").slice(1)
-      .join(" ").trim()).slice(0, 5),
+    nodes: v.nodes.map((n) => n.target.join(" ") + ": "
+      + (n.failureSummary.split("\\n")[1] || "").trim()).slice(0, 5),
   })))"""
 
 
@@ -41,7 +41,8 @@ def test_every_page_passes_axe(live_url: str, browser: Any, language: str) -> No
         phone = context.new_page()
         problems: dict[str, list[str]] = {}
         for name, path in pages(live_url, language):
-            phone.goto(live_url + path)
+            answer = phone.goto(live_url + path)
+            assert answer is not None and answer.ok, f"{name}: {path} answered {answer}"
             if name.endswith("-edit"):  # the edit link lets this window change the game
                 continue
             if found := violations(phone):

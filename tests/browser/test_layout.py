@@ -163,7 +163,8 @@ def test_no_page_scrolls_sideways_or_overlaps(
     folder.mkdir(parents=True, exist_ok=True)
     problems: dict[str, Any] = {}
     for name, path in pages(live_url, language):
-        phone.goto(live_url + path)
+        answer = phone.goto(live_url + path)
+        assert answer is not None and answer.ok, f"{name}: {path} answered {answer}"
         if name.endswith("-edit"):  # the edit link lets this window change the game
             continue
         phone.evaluate(OPEN_DETAILS_JS)
