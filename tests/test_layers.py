@@ -40,6 +40,7 @@ LAYERS = {
     "jsonbody": SHARED,
     "names": SHARED,  # what a name may hold, when two look the same, how one is shown
     "limits": SHARED,  # how fast one client may create and import
+    "money": SHARED,  # which codes are currencies, a payment's amount
     "charts": SHARED,
     "variants": VARIANTS,
     # A game's record for a group's standings and money, from each kind's replay, kept
@@ -55,6 +56,7 @@ LAYERS = {
     "groups": PAGES,
     "pwa": PAGES,
     "rulecards": PAGES,  # the rule cards of the presets and of a game
+    "rulings": PAGES,  # settled disputes kept as they were decided
     "cli": APP,
     "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,

@@ -148,7 +148,8 @@ def test_remi_balances_and_settle_up_in_a_group(client: FlaskClient) -> None:
 def test_a_game_not_over_settles_nothing(client: FlaskClient) -> None:
     state = game(
         client,
-        {"variant": "gin", "rules": "russian", "players": ["A", "B"], "stake": "0.01"},
+        {"variant": "gin", "rules": "russian", "players": ["A", "B"], "stake": "0.01",
+         "currency": "EUR"},
         [wins(0, 15)],
     )
     assert "payments" not in state

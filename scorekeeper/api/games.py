@@ -17,8 +17,9 @@ from ..games import access, service
 from ..groups.summaries import payments_of
 from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
 from ..models import Game, GameData, Group
+from ..money import currency_code
 from ..names import name_key, same_name, text_problem
-from ..scoring.stakes import StakeError, parse_currency, parse_stake
+from ..scoring.stakes import StakeError, parse_stake
 from ..variants import VARIANTS, variant_for
 from . import bp
 
@@ -159,9 +160,9 @@ def _stake(body: dict[str, Any], group: Group | None) -> tuple[str | None, str |
         stake = str(parse_stake(body["stake"]))
     except StakeError as exc:
         fail("stake", str(exc))
-    currency = body.get("currency") or (group.currency if group is not None else None) or "EUR"
+    currency = body.get("currency") or (group.currency if group is not None else None)
     try:
-        return stake, parse_currency(currency)
+        return stake, currency_code(currency)
     except StakeError as exc:
         fail("currency", str(exc))
 

@@ -15,6 +15,7 @@ from ..groups import service
 from ..groups.service import GroupView
 from ..jsonbody import fail, json_object, list_at
 from ..models import Group
+from ..money import currency_code
 from ..names import same_name, text_problem
 from ..scoring.stakes import StakeError
 from . import bp
@@ -47,9 +48,14 @@ def create_group() -> tuple[Response, int]:
         fail(f"players[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
              "every player needs a different name")
     try:
-        stake, currency = service.stake_texts(body.get("stake"), body.get("currency"))
+        stake, currency = service.stake_texts(body.get("stake"), "EUR")
     except StakeError as exc:
         fail("stake", str(exc))
+    if stake is not None:
+        try:
+            currency = currency_code(body.get("currency"))
+        except StakeError as exc:
+            fail("currency", str(exc))
     group = Group(name=name.strip(), players=names, stake=stake, currency=currency)
     db = get_session()
     db.add(group)

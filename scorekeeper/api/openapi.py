@@ -111,7 +111,8 @@ STAKE_INPUT = text(
     examples=["0.01"],
 )
 CURRENCY_INPUT = text(
-    "A three-letter currency code (default EUR).", pattern="^[A-Za-z]{3}$", examples=["EUR"]
+    "An ISO 4217 currency code, any case; a stake needs one (a game in a group may take "
+    "the group's).", pattern="^[A-Za-z]{3}$", examples=["EUR"]
 )
 NAME_INPUT = text("A player's name (spaces around it are dropped).", pattern=r"\S",
                   maxLength=40)
@@ -246,6 +247,14 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
         "the most deadwood, and the defender the lowest deadwood his own melds and "
         "chained layoffs reach together.",
     ),
+    "RulingRequest": {
+        "oneOf": [
+            {"allOf": [ref("SettleRequest"), obj({"kind": {"const": "gin", "default": "gin"}})]},
+            {"allOf": [ref("RemiSettleRequest"), obj({"kind": {"const": "remi"}}, ("kind",))]},
+        ],
+        "description": "A `/gin/settle` body, or a `/remi/settle` body with "
+        "`\"kind\": \"remi\"`. It is settled as those routes settle it and kept as decided.",
+    },
     "RemiSettleRequest": obj(
         {
             "rules": ref("Rules"),
@@ -417,6 +426,7 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
             "currency": CURRENCY_INPUT,
         },
         ("name", "players"),
+        dependentRequired={"stake": ["currency"]},
     ),
 }
 
@@ -563,6 +573,14 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
         },
         ("players", "explanation"),
         description="One Remi deal scored (RULES.md §7).",
+    ),
+    "KeptRuling": obj(
+        {
+            "id": text("The ruling's id.", pattern="^[A-Za-z0-9_-]{1,64}$"),
+            "url": text("Its read-only page (`<url>.pdf` prints it).", format="uri"),
+        },
+        ("id", "url"),
+        description="A kept ruling: what was decided, never scored again.",
     ),
     "Created": obj(
         {
@@ -992,6 +1010,21 @@ PATHS: dict[str, dict[str, Schema]] = {
             requestBody=body(ref("RemiSettleRequest")),
         )
     },
+    "/rulings": {
+        "post": operation(
+            "keepRuling",
+            "Keep a ruling",
+            "Settle a hand (or a Remi deal) and keep the hands, the rules and the verdict "
+            "under an unguessable link, read-only and printable. A ruling never changes: "
+            "it keeps what it said, with the stamp of the scoring code that said it. A body "
+            "that `/gin/settle` or `/remi/settle` refuses is refused the same way and "
+            "nothing is kept.",
+            {"201": answer("The ruling was kept.", ref("KeptRuling")),
+             **refused("413", "422")},
+            tags=["Rulings"],
+            requestBody=body(ref("RulingRequest")),
+        )
+    },
     "/games": {
         "post": operation(
             "createGame",
@@ -1115,6 +1148,7 @@ def _document() -> dict[str, Any]:
         "servers": [{"url": "/api/v1"}],
         "tags": [
             {"name": "Engine", "description": "Score hands without keeping them."},
+            {"name": "Rulings", "description": "Settled disputes kept as decided."},
             {"name": "Games", "description": "Games kept on the server."},
             {"name": "Groups", "description": "Regular players, their standings and money."},
             {"name": "About", "description": "This description."},

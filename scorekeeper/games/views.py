@@ -6,6 +6,7 @@ import secrets
 from typing import Any
 
 from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -15,8 +16,9 @@ from ..db import get_session, rollback_to_reading
 from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
+from ..money import currency_code, currency_problem, local_currency
 from ..scoring import RulesError, rules_from_spec
-from ..scoring.stakes import StakeError, parse_currency, parse_stake
+from ..scoring.stakes import StakeError, parse_stake
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
 from .common import load
@@ -76,6 +78,9 @@ def new_game() -> tuple[str, int] | Response:
     group = _group_of(form.group.data if request.method == "POST" else request.args.get("group"))
     if request.method == "GET" and group is not None:
         _prefill_from_group(form, group)
+    if request.method == "GET" and not form.currency.data:
+        # Offered, not chosen: without a stake the currency is not kept.
+        form.currency.data = local_currency(str(get_locale())) or ""
     if form.validate_on_submit():
         game = _new_game_from(form, group)
         if game is not None:
@@ -126,12 +131,11 @@ def _stake_from(form: NewGameForm) -> tuple[str | None, str | None] | None:
             _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
         ]
         return None
-    try:
-        currency = parse_currency(currency_text or "EUR")
-    except StakeError:
-        form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
+    problem = currency_problem(currency_text)
+    if problem is not None:
+        form.currency.errors = [problem]
         return None
-    return str(stake), currency
+    return str(stake), currency_code(currency_text)
 
 
 def _new_game_from(form: NewGameForm, group: Group | None = None) -> Game | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -69,6 +69,12 @@ class PaymentForm(FlaskForm):
     payee = SelectField(_l("To whom"), choices=[], validators=[InputRequired()])
     amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
     paid_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
+
+    def validate_paid_on(self, field: DateField) -> None:
+        """Not a day to come. A day of slack: it is already tomorrow in places east of the
+        server's clock."""
+        if field.data is not None and field.data > date.today() + timedelta(days=1):
+            raise ValidationError(_("A payment is dated today or before."))
 
 
 class AddGameForm(FlaskForm):

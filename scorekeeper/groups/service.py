@@ -14,7 +14,8 @@ from sqlalchemy.orm import Session, load_only
 
 from ..db import writer_session
 from ..models import Game, GameSummary, Group
-from ..scoring.stakes import Payment, StakeError, parse_currency, parse_stake
+from ..money import currency_code
+from ..scoring.stakes import Payment, parse_stake
 from .standings import Standings, group_balances, settle_group, standings
 from .summaries import GameRecord, payments_of, records_for, store_summaries
 
@@ -71,7 +72,7 @@ def stake_texts(stake: object, currency: object) -> tuple[str | None, str | None
     ``StakeError`` says what is wrong."""
     if stake in (None, ""):
         return None, None
-    return str(parse_stake(stake)), parse_currency(currency or "EUR")
+    return str(parse_stake(stake)), currency_code(currency)
 
 
 def group_games(db: Session, group: Group) -> list[Game]:
@@ -148,16 +149,6 @@ def _counts(currency: str | None, balances_in: str | None) -> bool:
 
 def _aware(moment: datetime) -> datetime:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def parse_amount(text: object, currency: str | None) -> Decimal:
-    """A payment's amount: exact, more than 0, no finer than the currency's minor unit."""
-    from ..scoring.stakes import minor_unit
-
-    amount = parse_stake(text)
-    if amount.as_tuple().exponent < -minor_unit(currency):  # type: ignore[operator]
-        raise StakeError("too many decimals for the currency")
-    return amount
 
 
 def keep_summaries(shown: GroupView) -> None:

@@ -4,6 +4,7 @@ settings, PIN, payments, and games added or removed."""
 from __future__ import annotations
 
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -15,6 +16,14 @@ from ..db import get_session, rollback_to_reading
 from ..games import access
 from ..games.forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group, Payment
+from ..money import (
+    AmountError,
+    amount_problem,
+    currency_code,
+    currency_problem,
+    local_currency,
+    parse_amount,
+)
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
 from . import bp, service, typed_amount
@@ -42,12 +51,13 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
             _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
         ]
         return None
-    try:
-        stake, currency = service.stake_texts(form.stake.data, form.currency.data)
-    except StakeError:
-        form.currency.errors = [_("A currency is a three-letter code, like EUR.")]
+    if stake is None:
+        return names, None, None
+    problem = currency_problem(form.currency.data)
+    if problem is not None:
+        form.currency.errors = [problem]
         return None
-    return names, stake, currency
+    return names, stake, currency_code(form.currency.data)
 
 
 @bp.route("/groups/new", methods=["GET", "POST"])
@@ -55,6 +65,8 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
 def new_group() -> str | Response | tuple[str, int]:
     """Start a group: name, roster, default stake, optional PIN."""
     form = GroupForm()
+    if request.method == "GET":  # offered: without a stake the currency is not kept
+        form.currency.data = local_currency(str(get_locale())) or ""
     if form.validate_on_submit():
         read = _read_group_form(form)
         if read is not None:
@@ -219,9 +231,9 @@ def record_payment(group_id: str) -> Response:
         else:
             currency = service.balance_currency(group, service.group_games(db, group))
             try:
-                amount = service.parse_amount(form.amount.data, currency)
-            except StakeError:
-                form.amount.errors = [_("An amount is a number more than 0, like 2.50.")]
+                amount = parse_amount(form.amount.data, currency)
+            except AmountError as error:
+                form.amount.errors = [amount_problem(error)]
             else:
                 db.add(
                     Payment(

@@ -1,0 +1,116 @@
+"""Money as the forms and the API take it (RULES.md §9): a stake goes with a real currency
+(ISO 4217, as Babel lists them), and a payment's amount fits its currency.
+
+The engine (``scoring/stakes.py``) works the amounts out; this module knows which codes
+are currencies and which one a reader likely pays in.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from functools import cache
+
+from babel import Locale, UnknownLocaleError
+from babel.core import get_global
+from babel.numbers import get_territory_currencies, list_currencies
+from flask import has_request_context, request
+from flask_babel import gettext as _
+
+from .scoring.stakes import StakeError, minor_unit, parse_currency
+
+MAX_AMOUNT = Decimal("1000000")
+
+
+@cache
+def currencies() -> frozenset[str]:
+    """Every ISO 4217 code Babel knows."""
+    return frozenset(list_currencies())
+
+
+def currency_code(text: object) -> str:
+    """A currency's code from its text, upper-cased; ``StakeError`` if it is blank or
+    not a currency.
+
+    >>> currency_code(" jpy ")
+    'JPY'
+    """
+    if not str(text or "").strip():
+        raise StakeError("a stake needs its currency, like EUR")
+    code = parse_currency(text)
+    if code not in currencies():
+        raise StakeError(f"{code} is not a currency code (ISO 4217), like EUR")
+    return code
+
+
+def currency_problem(text: object) -> str | None:
+    """What is wrong with a form's currency for a stake, in the reader's language;
+    ``None`` if it is a currency."""
+    code = str(text or "").strip().upper()
+    if not code:
+        return str(_("A stake needs its currency: a code of three letters, like EUR."))
+    try:
+        currency_code(code)
+    except StakeError:
+        return str(_("%(code)s is not a currency code (ISO 4217), like EUR.", code=code))
+    return None
+
+
+def amount_problem(error: AmountError) -> str:
+    """A payment's amount's problem, in the reader's language."""
+    if error.reason == "decimals":
+        return str(_("Too many decimals: %(currency)s has %(decimals)s after the point.",
+                     currency=error.currency, decimals=minor_unit(error.currency)))
+    if error.reason == "large":
+        return str(_("An amount is at most %(limit)s.", limit=MAX_AMOUNT))
+    return str(_("An amount is a number more than 0, like 2.50."))
+
+
+class AmountError(StakeError):
+    """A payment's amount that cannot be taken; ``reason`` is ``"number"``,
+    ``"decimals"`` or ``"large"``."""
+
+    def __init__(self, reason: str, message: str, currency: str | None = None) -> None:
+        super().__init__(message)
+        self.reason, self.currency = reason, currency
+
+
+def parse_amount(text: object, currency: str | None) -> Decimal:
+    """A payment's amount: exact, more than 0, at most ``MAX_AMOUNT``, no finer than the
+    currency's minor unit.
+
+    >>> parse_amount("2,50", "EUR")
+    Decimal('2.50')
+    >>> parse_amount("0.001", "EUR")
+    Traceback (most recent call last):
+    ...
+    scorekeeper.money.AmountError: EUR has 2 decimals
+    """
+    try:
+        amount = Decimal(str(text).strip().replace(",", "."))
+    except InvalidOperation:
+        raise AmountError("number", "an amount is a number, like 2.50") from None
+    if not amount.is_finite() or amount <= 0:
+        raise AmountError("number", "an amount is more than 0")
+    if amount > MAX_AMOUNT:
+        raise AmountError("large", f"an amount is at most {MAX_AMOUNT}")
+    if amount.as_tuple().exponent < -minor_unit(currency):  # type: ignore[operator]
+        raise AmountError(
+            "decimals", f"{currency} has {minor_unit(currency)} decimals", currency)
+    return amount
+
+
+def local_currency(language: str) -> str | None:
+    """The currency of the reader's country: the first country named in the browser's
+    languages (``en-GB`` → GBP), else the country ``language`` is most spoken in
+    (``fa`` → IRR)."""
+    tags = [tag for tag, _q in request.accept_languages] if has_request_context() else []
+    for tag in [*tags, get_global("likely_subtags").get(language, "")]:
+        try:
+            territory = Locale.parse(tag.replace("-", "_")).territory
+        except (ValueError, UnknownLocaleError):
+            continue
+        if territory:
+            found = get_territory_currencies(territory)
+            if found:
+                return str(found[0])
+    return None
