@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 from tests.test_groups import friday as friday
 from tests.test_i18n import compile_catalogs
 
-pytestmark = [pytest.mark.browser, pytest.mark.once]
+pytestmark = pytest.mark.browser
 
 
 def no_sideways_scroll(page: Any) -> None:
@@ -49,6 +49,7 @@ def test_a_group_is_made_and_a_game_started_from_it(phone: Any, live_url: str) -
     phone.shot("2-group-with-a-game")
 
 
+@pytest.mark.once  # what the page shows of a group the HTTP tests check on both
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_the_group_page_in_english_and_persian(
     phone: Any,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.browser, pytest.mark.once]
+pytestmark = pytest.mark.browser
 
 
 def test_undo_then_restore_a_card_hand(live_url: str, phone: Any) -> None:
