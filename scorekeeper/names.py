@@ -73,9 +73,18 @@ def text_problem(text: str) -> str | None:
 
 
 def name_key(name: str) -> str:
-    """What a name is compared by: two names with the same key look the same."""
+    """What a name is compared by: two names with the same key look the same, or are
+    the same name in other letters' case ("Ann", "ann"; "Straße", "STRASSE").
+
+    >>> name_key(" ANN ") == name_key("ann") == name_key("Ann\u200b")
+    True
+    >>> name_key("BOB") == name_key("ВОВ")  # the second in Cyrillic
+    True
+    """
     text = unicodedata.normalize("NFKC", name)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")
+    # Lookalikes first ("В" is "B"), then case ("b"), then lookalikes of the small letters.
+    text = unicodedata.normalize("NFKC", text.translate(_LOOKALIKES).casefold())
     return _SPACES.sub(" ", text).strip().translate(_LOOKALIKES)
 
 

@@ -37,3 +37,44 @@ def test_a_refused_new_game_names_the_typed_players_as_dealers(client: FlaskClie
     assert captain
     assert re.findall(r"<option[^>]*>([^<]*)</option>", captain.group(0)) == [
         "The player after the box", "Ann", "Player 2", "Cid"]
+
+
+def test_ann_and_ann_in_small_letters_are_one_player(client: FlaskClient) -> None:
+    page = client.post("/games/new", data={
+        "variant": "gin", "player1": "Ann", "player2": " ann", "dealer": "0"})
+    assert page.status_code == 422
+    html = page.get_data(as_text=True)
+    block = re.search(r'<label for="player2".*?</div>', html, re.S)
+    assert block
+    assert re.findall(r'<p class="error" role="alert">(.*?)</p>', block.group(0)) == [
+        "Player 1 has a name that looks the same: every player needs a different name."]
+
+
+def test_the_api_refuses_one_name_twice_in_other_cases_and_forms(client: FlaskClient) -> None:
+    # "Zoë" with its letter whole, then as "e" and a combining diaeresis, in capitals.
+    game = client.post("/api/v1/games", json={"players": ["Zo\u00eb", "ZOE\u0308"]})
+    assert game.status_code == 422
+    assert [e["where"] for e in game.get_json()["errors"]] == ["players[1]"]
+    group = client.post("/api/v1/groups", json={"name": "Friday", "players": ["Straße", "STRASSE"]})
+    assert group.status_code == 422
+    assert [e["where"] for e in group.get_json()["errors"]] == ["players[1]"]
+
+
+def test_a_group_roster_matches_names_typed_in_other_cases(client: FlaskClient) -> None:
+    body = client.post("/api/v1/groups", json={"name": "Friday", "players": ["Ann", "Bob"]})
+    group = body.get_json()
+    client.get(group["edit_url"])
+    page = client.post("/games/new", data={
+        "variant": "gin", "player1": "ann", "player2": "BOB", "dealer": "0",
+        "group": group["id"]})
+    assert page.status_code == 302
+    game_id = page.headers["Location"].split("/g/")[1].split("/")[0].split("?")[0]
+    assert client.get(f"/api/v1/games/{game_id}").get_json()["players"] == ["Ann", "Bob"]
+    assert client.get(f"/api/v1/groups/{group['id']}").get_json()["players"] == ["Ann", "Bob"]
+
+
+def test_a_group_roster_refuses_ann_twice(client: FlaskClient) -> None:
+    page = client.post("/groups/new", data={"name": "Friday", "players": "Ann\nann"})
+    assert page.status_code == 422
+    assert re.findall(r'<p class="error" role="alert">(.*?)</p>', page.get_data(as_text=True)) == [
+        "Names 1 and 2 look the same: every player needs a different name."]

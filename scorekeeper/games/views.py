@@ -17,6 +17,7 @@ from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
 from ..money import currency_code, currency_problem, local_currency
+from ..names import name_key
 from ..scoring import RulesError, rules_from_spec
 from ..scoring.stakes import StakeError, parse_stake
 from ..variants import VARIANTS, variant_for
@@ -172,6 +173,9 @@ def _new_game_from(form: NewGameForm, group: Group | None = None) -> Game | None
         form.dealer.errors = [str(exc)]
         return None
     if group is not None:
+        # "ann" typed for the group's "Ann" is Ann: the standings count one person.
+        roster = {name_key(name): name for name in group.players}
+        names = [roster.get(name_key(name), name) for name in names]
         group.players = [*group.players, *(n for n in names if n not in group.players)]
     return create(
         variant.name, names, rules.to_dict(), setup, form.pin.data, group=group, stake=stake
