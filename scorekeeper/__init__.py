@@ -82,7 +82,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .api import games, gin, groups, remi  # noqa: F401 - their routes register on api_bp
+    from .api import games, gin, groups, remi, rulings  # noqa: F401 - routes on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
     from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp
@@ -94,9 +94,10 @@ def _register_blueprints(app: Flask) -> None:
     from .pwa import views as pwa_views  # noqa: F401 - routes on pwa_bp
     from .remi import bp as remi_bp
     from .rulecards import bp as rulecards_bp
+    from .rulings import bp as rulings_bp
 
     for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp,
-                      rulecards_bp):
+                      rulecards_bp, rulings_bp):
         app.register_blueprint(blueprint)
 
 

@@ -205,3 +205,19 @@ class GameSummary(Base):
     version: Mapped[int] = mapped_column(Integer)
     stamp: Mapped[str] = mapped_column(String(64))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class Ruling(Base):
+    """A settled dispute kept as it was decided: the hands as entered, the rules and the
+    verdict (what the engine said then, never scored again), with the stamp of the
+    scoring code that said it. Reached by an unguessable id; never changed."""
+
+    __tablename__ = "rulings"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_token)
+    kind: Mapped[str] = mapped_column(String(10))  # gin or remi
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)  # the settings, ``Rules.to_dict()``
+    hands: Mapped[dict[str, Any]] = mapped_column(JSON)  # a /gin/settle or /remi/settle body
+    verdict: Mapped[dict[str, Any]] = mapped_column(JSON)  # the result and its explanation
+    stamp: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)

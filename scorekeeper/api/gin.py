@@ -29,6 +29,7 @@ from ..scoring.arrange import best_arrangement
 from ..scoring.cards import Card, CardError
 from ..scoring.errors import HandError
 from ..scoring.layoffs import Layoff
+from ..scoring.rules import Rules
 from ..scoring.settle import HandResult, settle_gin_hand
 from . import bp
 
@@ -64,7 +65,21 @@ def arrange() -> dict[str, Any]:
 @bp.post("/gin/settle")
 def settle() -> dict[str, Any]:
     """Score one hand from both players' cards, with optional declared melds and layoffs."""
-    body = json_object()
+    rules, inputs = settle_inputs(json_object())
+    return result_json(settle_hand(rules, inputs))
+
+
+def settle_hand(rules: Rules, inputs: dict[str, Any]) -> HandResult:
+    """``settle_gin_hand`` on a body's inputs; its problems are the API's 422."""
+    try:
+        return settle_gin_hand(rules, **inputs)
+    except HandError as exc:
+        raise problems_at(exc.problems) from None
+
+
+def settle_inputs(body: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
+    """The rules and ``settle_gin_hand`` arguments of a ``/gin/settle`` body; every
+    problem in it is raised at once as ``ApiError``."""
     problems: list[tuple[str, str]] = []
     rules = _collect(problems, lambda: rules_from_json(body.get("rules")))
     knocker = _collect(problems, lambda: object_at(body.get("knocker"), "knocker")) or {}
@@ -92,11 +107,7 @@ def settle() -> dict[str, Any]:
     }
     if problems or rules is None:
         raise ApiError(problems)
-    try:
-        result = settle_gin_hand(rules, **inputs)
-    except HandError as exc:
-        raise problems_at(exc.problems) from None
-    return result_json(result)
+    return rules, inputs
 
 
 def _collect(problems: list[tuple[str, str]], read: Callable[[], T]) -> T | None:

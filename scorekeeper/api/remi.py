@@ -23,7 +23,13 @@ from ..jsonbody import (
     rules_from_json,
 )
 from ..scoring.cards import Card
-from ..scoring.remi import RemiError, RemiPlayerInput, RemiPlayerResult, settle_remi_deal
+from ..scoring.remi import (
+    RemiError,
+    RemiPlayerInput,
+    RemiPlayerResult,
+    RemiResult,
+    settle_remi_deal,
+)
 from ..scoring.rules import Rules
 from . import bp
 
@@ -38,20 +44,30 @@ Problems = list[tuple[str, str]]
 @bp.post("/remi/settle")
 def remi_settle() -> dict[str, Any]:
     """Score one Remi deal from every player's table combinations, hand and final discard."""
-    body = json_object()
+    rules, players = remi_inputs(json_object())
+    result = settle_deal(rules, players)
+    return {
+        "players": [_player_json(player) for player in result.players],
+        "explanation": [str(step) for step in result.explanation],
+    }
+
+
+def remi_inputs(body: dict[str, Any]) -> tuple[Rules, list[RemiPlayerInput]]:
+    """The rules and players of a ``/remi/settle`` body; every problem raised at once."""
     problems: Problems = []
     rules = _collect(problems, lambda: _rules(body.get("rules")))
     players = _collect(problems, lambda: _players(body.get("players")))
     if problems or rules is None or players is None:
         raise ApiError(problems)
+    return rules, players
+
+
+def settle_deal(rules: Rules, players: list[RemiPlayerInput]) -> RemiResult:
+    """``settle_remi_deal``; its problems are the API's 422 at the body's paths."""
     try:
-        result = settle_remi_deal(rules, players)
+        return settle_remi_deal(rules, players)
     except RemiError as exc:
         raise ApiError([(_bracketed(where), message) for where, message in exc.problems]) from None
-    return {
-        "players": [_player_json(player) for player in result.players],
-        "explanation": [str(step) for step in result.explanation],
-    }
 
 
 def _collect(problems: Problems, read: Callable[[], T]) -> T | None:

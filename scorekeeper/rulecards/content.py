@@ -110,11 +110,15 @@ def game_card(kind: str, rules: Rules) -> RuleCard:
     variant = VARIANTS[kind]
     name = closest_preset(kind, rules)
     base = variant.rules_for(PRESETS[name])
-    card_name = next((n for n, (k, p) in CARDS.items() if k == kind and p == name), None)
-    if card_name is None:
-        card_name = next(n for n, (k, _p) in CARDS.items() if k == kind)
-    return RuleCard(card_name, kind, str(variant.label), rules, _rules_of(kind, rules, base),
-                    compared_with=name)
+    return RuleCard(card_name_for(kind, rules), kind, str(variant.label), rules,
+                    _rules_of(kind, rules, base), compared_with=name)
+
+
+def card_name_for(kind: str, rules: Rules) -> str:
+    """The name of the card (``/rules/<name>``) closest to ``rules`` played as ``kind``."""
+    name = closest_preset(kind, rules)
+    found = next((n for n, (k, p) in CARDS.items() if k == kind and p == name), None)
+    return found or next(n for n, (k, _p) in CARDS.items() if k == kind)
 
 
 def closest_preset(kind: str, rules: Rules) -> str:

@@ -1,0 +1,235 @@
+"""What a ruling keeps, and how it is read back without scoring anything again.
+
+A ruling stores the hands as a ``/gin/settle`` (or ``/remi/settle``) body in canonical
+notation, the full settings, and the verdict: the result's values and each explanation
+step as its template and values, so the step is worded again in any reader's language
+but always says what it said the day it was made. The stamp of the scoring code is
+kept with it.
+
+>>> step = Step("Defender lays off {cards} on {meld}.", {"cards": [Card.parse("8S")],
+...             "meld": Message("{first} and {second}", first="A", second="B")})
+>>> str(step_from_json(step_json(step)))
+'Defender lays off 8♠ on A and B.'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..groups.scoring_stamp import SCORING_STAMP
+from ..models import Ruling
+from ..scoring.cards import Card
+from ..scoring.explain import Message, Step, describe
+from ..scoring.outcome import Outcome
+from ..scoring.remi import RemiResult
+from ..scoring.rules import Rules
+from ..scoring.settle import HandResult
+
+
+@dataclass(frozen=True)
+class KeptCards:
+    """A group of cards read back from a ruling (a meld, a combination): shown like one."""
+
+    cards: tuple[Card, ...]
+
+    @property
+    def symbols(self) -> str:
+        """The cards by their symbols."""
+        return " ".join(card.symbols for card in self.cards)
+
+
+@dataclass(frozen=True)
+class KeptGroups:
+    """Several groups of cards as one value (melds in a sentence): cards kept together
+    left to right in a Persian line, the groups apart."""
+
+    groups: tuple[KeptCards, ...]
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """Every card of every group."""
+        return tuple(card for group in self.groups for card in group.cards)
+
+    @property
+    def symbols(self) -> str:
+        """The groups by their symbols, a wider gap between them."""
+        return " · ".join(group.symbols for group in self.groups)
+
+
+def plain_step(step: Step) -> Step:
+    """``step`` with its lists of melds as one value, for a sentence in plain text."""
+    params = {
+        key: KeptGroups(tuple(value))
+        if isinstance(value, list) and value and all(isinstance(v, KeptCards) for v in value)
+        else value
+        for key, value in step.params.items()
+    }
+    return Step(step.template, params)
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [str(card) for card in cards]
+
+
+def _cards_of(value: Any) -> Sequence[Card] | None:
+    if isinstance(value, Card):
+        return None
+    cards = getattr(value, "cards", value)
+    if isinstance(cards, Sequence) and not isinstance(cards, str) and cards and all(
+        isinstance(card, Card) for card in cards
+    ):
+        return cards
+    return None
+
+
+def value_json(value: Any) -> Any:
+    """One step value as JSON: numbers and text as they are, cards by their codes, a
+    nested message as a step."""
+    if isinstance(value, bool | int):
+        return value
+    if isinstance(value, Message):
+        return {"message": step_json(value.step)}
+    if isinstance(value, str):
+        return value
+    if isinstance(value, Card):
+        return {"card": str(value)}
+    cards = _cards_of(value)
+    if cards is not None:
+        return {"cards": _codes(cards)}
+    if isinstance(value, Sequence) and value and all(_cards_of(v) is not None for v in value):
+        return {"groups": [_codes(_cards_of(v) or ()) for v in value]}
+    return describe(value)
+
+
+def value_from_json(value: Any) -> Any:
+    """A stored step value, ready for ``Step.render`` (cards as cards again)."""
+    if isinstance(value, dict):
+        if "message" in value:
+            step = step_from_json(value["message"])
+            return Message(step.template, **step.params)
+        if "card" in value:
+            return Card.parse(value["card"])
+        if "cards" in value:
+            return KeptCards(tuple(Card.parse(code) for code in value["cards"]))
+        if "groups" in value:
+            return [KeptCards(tuple(Card.parse(c) for c in codes)) for codes in value["groups"]]
+    return value
+
+
+def step_json(step: Step) -> dict[str, Any]:
+    """An explanation step as its English template and values."""
+    return {"template": step.template,
+            "params": {key: value_json(value) for key, value in step.params.items()}}
+
+
+def step_from_json(data: Mapping[str, Any]) -> Step:
+    """A stored step, to be worded in the reader's language."""
+    params = {key: value_from_json(value) for key, value in data.get("params", {}).items()}
+    return Step(str(data["template"]), params)
+
+
+def gin_verdict(result: HandResult) -> dict[str, Any]:
+    """What a settled gin hand said."""
+    knocker, defender = result.knocker, result.defender
+    return {
+        "outcome": result.outcome.value,
+        "winner": result.winner.value if result.winner is not None else None,
+        "points": result.points,
+        "knock_limit": result.knock_limit,
+        "doubled": result.doubled,
+        "knocker": {
+            "melds": [_codes(m.cards) for m in knocker.melds],
+            "deadwood": _codes(knocker.deadwood),
+            "deadwood_points": knocker.deadwood_points,
+            "discard": str(knocker.discard) if knocker.discard else None,
+        },
+        "defender": {
+            "melds": [_codes(m.cards) for m in defender.melds],
+            "layoffs": [{"card": str(lo.card), "meld": lo.meld} for lo in defender.layoffs],
+            "deadwood": _codes(defender.deadwood),
+            "deadwood_points": defender.deadwood_points,
+        },
+        "explanation": [step_json(step) for step in result.explanation],
+    }
+
+
+def remi_verdict(result: RemiResult) -> dict[str, Any]:
+    """What a settled Remi deal said."""
+    return {
+        "players": [
+            {
+                "name": player.name,
+                "combinations": [_codes(c.cards) for c in player.combinations],
+                "unmatched": _codes(player.unmatched),
+                "points": player.points,
+                "plus": player.plus,
+                "minus": player.minus,
+                "closing_bonus": player.closing_bonus,
+            }
+            for player in result.players
+        ],
+        "explanation": [step_json(step) for step in result.explanation],
+    }
+
+
+def gin_hands(
+    rules: Rules, inputs: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The hands as entered (``settle_gin_hand``'s keyword arguments, parsed), as a
+    ``/gin/settle`` body in canonical notation."""
+
+    def melds(value: Any) -> list[list[str]] | None:
+        return None if value is None else [_codes(m) for m in value]
+
+    layoffs = inputs.get("layoffs")
+    upcard = inputs.get("upcard")
+    return {
+        "rules": rules.to_dict(),
+        "upcard": str(upcard) if upcard is not None else None,
+        "knocker": {"cards": _codes(inputs["knocker_cards"]),
+                    "melds": melds(inputs.get("knocker_melds"))},
+        "defender": {
+            "cards": _codes(inputs["defender_cards"]),
+            "melds": melds(inputs.get("defender_melds")),
+            "layoffs": None if layoffs is None
+            else [{"card": str(lo.card), "meld": lo.meld} for lo in layoffs],
+        },
+    }
+
+
+def keep_gin(rules: Rules, inputs: Mapping[str, Any], result: HandResult) -> Ruling:
+    """A new ruling of a settled gin hand (the caller adds and commits it)."""
+    return Ruling(kind="gin", rules=rules.to_dict(), hands=gin_hands(rules, inputs),
+                  verdict=gin_verdict(result), stamp=SCORING_STAMP)
+
+
+def keep_remi(rules: Rules, hands: dict[str, Any], result: RemiResult) -> Ruling:
+    """A new ruling of a settled Remi deal (``hands``: the body in canonical notation)."""
+    return Ruling(kind="remi", rules=rules.to_dict(), hands=hands,
+                  verdict=remi_verdict(result), stamp=SCORING_STAMP)
+
+
+# The rule card anchor of each outcome (``rulecards.content``).
+OUTCOME_ANCHORS = {
+    Outcome.KNOCK.value: "knock",
+    Outcome.UNDERCUT.value: "undercut",
+    Outcome.GIN.value: "gin",
+    Outcome.BIG_GIN.value: "big-gin",
+    Outcome.TIE.value: "tie",
+    Outcome.DEAD.value: "dead-hand",
+}
+
+
+def rule_anchor(ruling: Ruling) -> str:
+    """The rule a ruling turned on: its outcome's anchor; an undercut on equal deadwood
+    is the tie rule; a Remi deal's is the scoring of a deal."""
+    if ruling.kind == "remi":
+        return "remi-scoring"
+    verdict = ruling.verdict
+    knocker = verdict["knocker"]["deadwood_points"]
+    defender = verdict["defender"]["deadwood_points"]
+    if verdict["outcome"] == Outcome.UNDERCUT.value and knocker == defender:
+        return "tie"
+    return OUTCOME_ANCHORS.get(verdict["outcome"], "knock")

@@ -1,0 +1,118 @@
+"""Keeping a ruling from ``/check``, and reading and printing one (never changing it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import abort, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+from werkzeug.wrappers import Response
+
+from ..checker.forms import CheckForm
+from ..db import get_session, release_session
+from ..hands.fields import show_html
+from ..i18n import translate
+from ..models import Ruling
+from ..pdf.forms import PAPER, SheetOptions, problems
+from ..pdf.render import pdf_response, render_pdf
+from ..pwa import qr
+from ..pwa.views import phone_url
+from ..rulecards.content import card_name_for, preset_card
+from ..scoring.cards import Card
+from ..scoring.errors import HandError
+from ..scoring.explain import Step
+from ..scoring.rules import Rules
+from ..scoring.settle import settle_gin_hand
+from . import bp
+from .record import KeptCards, KeptGroups, keep_gin, plain_step, rule_anchor, step_from_json
+
+
+@bp.post("/rulings")
+def keep() -> Response | tuple[str, int]:
+    """Keep the hand ``/check`` settled: score it again from the form and store it."""
+    form = CheckForm()
+    rules = form.rules() if form.validate_on_submit() else None
+    if rules is None:
+        return render_template("checker/check.html", form=form, result=None), 422
+    inputs = form.engine_kwargs()
+    try:
+        result = settle_gin_hand(rules, **inputs)
+    except HandError as exc:
+        form.show_problems(exc)
+        return render_template("checker/check.html", form=form, result=None), 422
+    ruling = keep_gin(rules, inputs, result)
+    db = get_session()
+    db.add(ruling)
+    db.commit()
+    return redirect(url_for("rulings.page", ruling_id=ruling.id), code=303)
+
+
+def _load(ruling_id: str) -> Ruling:
+    ruling = get_session().get(Ruling, ruling_id)
+    if ruling is None:
+        abort(404)
+    return ruling
+
+
+def _context(ruling: Ruling) -> dict[str, object]:
+    rules = Rules.from_dict(ruling.rules)
+    kind = "remi" if ruling.kind == "remi" else ("oklahoma" if rules.oklahoma else "gin")
+    url = phone_url(url_for("rulings.page", ruling_id=ruling.id, _external=True))
+    card = preset_card(card_name_for(kind, rules))
+    anchor = rule_anchor(ruling)
+    return {
+        "ruling": ruling,
+        "rules": rules,
+        "sheet": {"rules": rules},
+        "steps": [step_from_json(step) for step in ruling.verdict["explanation"]],
+        "card": card,
+        "anchor": anchor,
+        "rule_title": next((rule.title for rule in card.items if rule.anchor == anchor), ""),
+        "url": url,
+        "qr_svg": Markup(qr.svg(url).decode()),
+        "say_step": _say_step,
+    }
+
+
+def _say_step(step: Step) -> Markup:
+    """A step for print: WeasyPrint follows ``dir`` but not the isolating characters, so
+    every group of cards is an element of its own, left to right in a Persian line."""
+
+    def show(value: Any) -> Markup:
+        if isinstance(value, KeptGroups):
+            return Markup(" · ").join(show(group) for group in value.groups)
+        if isinstance(value, Card | KeptCards):
+            return Markup('<span dir="ltr">{}</span>').format(show_html(value))
+        return show_html(value)
+
+    return Markup(plain_step(step).render(lambda t: Markup(escape(translate(t))), show))
+
+
+@bp.get("/rulings/<ruling_id>")
+def page(ruling_id: str) -> str:
+    """A kept ruling, read-only: the hands, the rules, the verdict and its steps."""
+    return render_template("rulings/ruling.html", **_context(_load(ruling_id)))
+
+
+@bp.get("/rulings/<ruling_id>.pdf")
+def pdf(ruling_id: str) -> Response | tuple[str, int]:
+    """A kept ruling printed (``?size=a4|letter``)."""
+    ruling = _load(ruling_id)
+    options = SheetOptions(request.args)
+    if not options.validate():
+        return render_template("error.html", code=400, message=" ".join(problems(options))), 400
+    context = _context(ruling)
+    release_session()
+    body = render_pdf("pdf/ruling.html", paper=PAPER[options.size.data], **context)
+    return pdf_response(body, f"ruling-{ruling.id[:8]}.pdf")
+
+
+@bp.get("/rulings/<ruling_id>/qr.svg")
+def qr_code(ruling_id: str) -> Response:
+    """The ruling's link as a QR code, for the other phone."""
+    ruling = _load(ruling_id)
+    url = phone_url(url_for("rulings.page", ruling_id=ruling.id, _external=True))
+    response = make_response(qr.svg(url))
+    response.mimetype = "image/svg+xml"
+    response.headers["Cache-Control"] = "public, max-age=3600"
+    return response

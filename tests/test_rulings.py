@@ -1,0 +1,185 @@
+"""Rulings: a settled hand kept from ``/check`` or ``POST /api/v1/rulings``, read-only,
+printable, and never scored again (SQLite and PostgreSQL)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from io import BytesIO
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+from sqlalchemy import select
+
+from scorekeeper.db import get_session
+from scorekeeper.groups.scoring_stamp import SCORING_STAMP
+from scorekeeper.models import Ruling
+
+API = "/api/v1/rulings"
+# RULES.md §8 example 7: the defender lays off four cards and undercuts.
+KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
+DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
+HAND = {"rules": "russian", "knocker": {"cards": KNOCKER}, "defender": {"cards": DEFENDER}}
+
+
+def text_of(html: str, pattern: str) -> str:
+    match = re.search(pattern, html, re.S)
+    assert match, pattern
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
+
+
+def verdict(html: str) -> str:
+    return text_of(html, r'<p class="settlement verdict">\s*(.*?)</strong>')
+
+
+def rulings(app: Flask) -> list[Ruling]:
+    with app.test_request_context():
+        return list(get_session().scalars(select(Ruling)))
+
+
+def kept(client: FlaskClient, body: dict[str, Any]) -> str:
+    response = client.post(API, json=body)
+    assert response.status_code == 201, response.get_json()
+    answer = response.get_json()
+    assert set(answer) == {"id", "url"}
+    assert answer["url"] == f"http://localhost/rulings/{answer['id']}"
+    return str(answer["id"])
+
+
+def test_the_api_keeps_a_hand_as_it_was_decided(client: FlaskClient, app: Flask) -> None:
+    ruling_id = kept(client, HAND)
+    assert len(ruling_id) >= 20  # unguessable
+    [ruling] = rulings(app)
+    assert (ruling.id, ruling.kind, ruling.stamp) == (ruling_id, "gin", SCORING_STAMP)
+    assert ruling.rules["undercut_bonus"] == 25 and ruling.rules["preset"] == "russian"
+    assert ruling.hands["knocker"] == {"cards": KNOCKER.split(), "melds": None}
+    assert ruling.hands["defender"]["cards"] == DEFENDER.split()
+    assert (ruling.verdict["outcome"], ruling.verdict["winner"], ruling.verdict["points"]) == (
+        "undercut", "defender", 26)
+    assert ruling.verdict["defender"]["layoffs"] == [
+        {"card": "8S", "meld": 0}, {"card": "9S", "meld": 0},
+        {"card": "8C", "meld": 1}, {"card": "7C", "meld": 1}]
+    page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(page) == "Defender scores 26"
+    assert re.search(r'id="rule-link" href="http://localhost/rules/russian#undercut">Undercut<',
+                     page)
+    assert text_of(page, r'<ol class="explanation">(.*?)</ol>').endswith(
+        "Deadwood 9 ≤ 10: undercut, 1 + 25 = 26.")
+
+
+def test_a_ruling_says_what_it_said_then(client: FlaskClient, app: Flask) -> None:
+    """The page reads the kept verdict; it never settles the hand again (a later engine
+    that scored it otherwise would not change it)."""
+    ruling_id = kept(client, HAND)
+    with app.test_request_context(method="POST"):  # a GET's session only reads
+        db = get_session()
+        ruling = db.get(Ruling, ruling_id)
+        assert ruling is not None
+        ruling.verdict = {**ruling.verdict, "points": 24,
+                          "explanation": [{"template": "Scored under the old rules.",
+                                           "params": {}}]}
+        db.commit()
+    page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(page) == "Defender scores 24"
+    assert text_of(page, r'<ol class="explanation">(.*?)</ol>') == "Scored under the old rules."
+
+
+def test_a_tie_cites_the_tie_rule_and_other_languages_word_it(client: FlaskClient) -> None:
+    ruling_id = kept(client, {"rules": "classic",
+                              "knocker": {"cards": "AS 2S 3S 4H 5H 6H 7C 8C 9C 6D"},
+                              "defender": {"cards": "AD 2D 3D 4C 5C 6C 7H 8H 9H 6S"}})
+    page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(page) == "Defender scores 10"
+    assert 'href="http://localhost/rules/classic#tie"' in page
+    ru = client.get(f"/rulings/{ruling_id}", headers={"Accept-Language": "ru"}).get_data(
+        as_text=True)
+    assert verdict(ru) == "Соперник получает 10"
+
+
+def test_a_bad_body_is_refused_with_its_fields_and_nothing_kept(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post(API, json={"rules": "nope", "knocker": {"cards": "KS KH ZZ"},
+                                      "defender": {}})
+    assert response.status_code == 422
+    wheres = [error["where"] for error in response.get_json()["errors"]]
+    assert wheres == ["rules", "knocker.cards", "defender.cards"]
+    both = client.post(API, json={"knocker": {"cards": KNOCKER}, "defender": {"cards": KNOCKER}})
+    assert both.status_code == 422
+    assert {e["where"] for e in both.get_json()["errors"]} >= {"defender.cards"}
+    kind = client.post(API, json={**HAND, "kind": "poker"})
+    assert (kind.status_code, kind.get_json()["errors"]) == (
+        422, [{"where": "kind", "message": "must be gin or remi"}])
+    assert rulings(app) == []
+
+
+def test_a_remi_deal_is_kept(client: FlaskClient, app: Flask) -> None:
+    ruling_id = kept(client, {"kind": "remi", "players": [
+        {"name": "A", "hand": "2H 3H 4H 5H KC KD KS", "went_out": True, "final_discard": "AD"},
+        {"name": "C", "table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
+    ]})
+    [ruling] = rulings(app)
+    assert ruling.kind == "remi"
+    assert [p["points"] for p in ruling.verdict["players"]] == [200, 15]
+    assert ruling.hands["players"][1]["table"] == [["7S", "8S", "9S"]]
+    page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(page) == "A 200 · C 15"
+    assert 'href="http://localhost/rules/remi#remi-scoring"' in page
+    bad = client.post(API, json={"kind": "remi", "players": [{"name": "A"}]})
+    assert bad.status_code == 422
+    assert bad.get_json()["errors"][0]["where"] == "players"
+    assert len(rulings(app)) == 1
+
+
+def check_form(**extra: str) -> dict[str, str]:
+    return {"preset": "modern", "knocker_cards": KNOCKER, "defender_cards": DEFENDER, **extra}
+
+
+def test_keep_this_ruling_from_the_check_page(client: FlaskClient, app: Flask) -> None:
+    page = client.post("/check", data=check_form()).get_data(as_text=True)
+    form = re.search(r'<form method="post" action="/rulings".*?</form>', page, re.S)
+    assert form, page
+    assert "Keep this ruling" in form.group(0)
+    fields = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">',
+                             form.group(0)))
+    assert fields["knocker_cards"] == KNOCKER and fields["preset"] == "modern"
+    response = client.post("/rulings", data=fields)
+    assert response.status_code == 303
+    ruling_id = response.headers["Location"].rsplit("/", 1)[-1]
+    [ruling] = rulings(app)
+    assert (ruling.id, ruling.verdict["points"], ruling.rules["preset"]) == (
+        ruling_id, 26, "modern")
+    shown = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(shown) == "Defender scores 26"
+    assert f'src="/rulings/{ruling_id}/qr.svg"' in shown
+    qr = client.get(f"/rulings/{ruling_id}/qr.svg")
+    assert (qr.status_code, qr.mimetype) == (200, "image/svg+xml")
+
+
+def test_a_ruling_that_cannot_be_kept_keeps_what_was_typed(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/rulings", data=check_form(defender_cards=KNOCKER))
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "K♠ is in both hands" in html
+    assert KNOCKER in html
+    assert rulings(app) == []
+
+
+def test_a_ruling_prints_on_one_page(client: FlaskClient) -> None:
+    ruling_id = kept(client, HAND)
+    for size in ("a4", "letter"):
+        response = client.get(f"/rulings/{ruling_id}.pdf?size={size}",
+                              headers={"Accept-Language": "fa"})
+        assert response.status_code == 200
+        assert response.mimetype == "application/pdf"
+        assert len(PdfReader(BytesIO(response.data)).pages) == 1
+    assert client.get(f"/rulings/{ruling_id}.pdf?size=a5").status_code == 400
+
+
+def test_an_unknown_ruling_is_not_found(client: FlaskClient) -> None:
+    for path in ("/rulings/nope", "/rulings/nope.pdf", "/rulings/nope/qr.svg"):
+        assert client.get(path).status_code == 404
