@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from flask import request
 
 from .scoring.cards import Card, CardError, parse_cards
+from .scoring.explain import Step
 from .scoring.melds import Meld
 from .scoring.rules import Rules, RulesError, rules_from_spec
 
@@ -185,6 +186,12 @@ def card_json(card: Card) -> str:
 def cards_json(cards: Sequence[Card]) -> list[str]:
     """Cards in canonical notation."""
     return [str(card) for card in cards]
+
+
+def explanation_json(steps: Iterable[Step]) -> list[dict[str, str]]:
+    """An explanation as the API gives it: each step's English sentence and the anchor of
+    the rule it applied (``/rules/<card>#<rule>``)."""
+    return [{"text": str(step), "rule": step.rule} for step in steps]
 
 
 def meld_json(meld: Meld) -> list[str]:

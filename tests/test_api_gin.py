@@ -43,7 +43,9 @@ def test_rules_examples_settle(client: FlaskClient, name: str, preset: str) -> N
     assert body["winner"] == winner
     assert body["points"] == (classic if preset == "classic" else russian)
     lines = body["explanation"]
-    assert lines and all(isinstance(line, str) and line for line in lines)
+    assert lines and all(set(line) == {"text", "rule"} and line["text"] and line["rule"]
+                         for line in lines)
+    assert lines[-1]["rule"] == outcome  # the last step scores by the outcome's rule
 
 
 def test_example_1_deadwood_and_canonical_notation(client: FlaskClient) -> None:

@@ -51,11 +51,13 @@ def test_rules_section_8_deal(client: FlaskClient) -> None:
     assert len(players["D"]["unmatched"]) == 7
 
 
-def test_explanation_is_english_sentences(client: FlaskClient) -> None:
+def test_explanation_is_english_sentences_citing_their_rules(client: FlaskClient) -> None:
     explanation = settle(client, deal()).get_json()["explanation"]
-    assert explanation[0] == "A went out."
-    assert "A went out discarding A♦: 10 × 15 = +150." in explanation
-    assert "D has no sequence, so the set Q♠ Q♥ Q♦ does not count." in explanation
+    assert explanation[0] == {"text": "A went out.", "rule": "going-out"}
+    assert {"text": "A went out discarding A♦: 10 × 15 = +150.", "rule": "going-out"} in explanation
+    assert {"text": "D has no sequence, so the set Q♠ Q♥ Q♦ does not count.",
+            "rule": "sets"} in explanation
+    assert {"text": "A scores 50 − 0 + 150 = 200.", "rule": "remi-scoring"} in explanation
 
 
 @pytest.mark.parametrize(
@@ -83,7 +85,8 @@ def test_stock_ran_out(client: FlaskClient) -> None:
     body["players"][0] = {"name": "A", "hand": "2H 3H 4H 5H KC KD KS AD"}
     data = settle(client, body).get_json()
     assert data["players"][0]["points"] == 50 - 15
-    assert data["explanation"][0].startswith("The stock ran out")
+    assert data["explanation"][0]["text"].startswith("The stock ran out")
+    assert data["explanation"][0]["rule"] == "going-out"
 
 
 def test_seed_002_hand(client: FlaskClient) -> None:

@@ -66,7 +66,10 @@ def test_the_api_keeps_a_hand_as_it_was_decided(client: FlaskClient, app: Flask)
     assert re.search(r'id="rule-link" href="http://localhost/rules/russian#undercut">Undercut<',
                      page)
     assert text_of(page, r'<ol class="explanation">(.*?)</ol>').endswith(
-        "Deadwood 9 ≤ 10: undercut, 1 + 25 = 26.")
+        "Deadwood 9 ≤ 10: undercut, 1 + 25 = 26. rule")
+    # Every step links the rule it applied on the card of the ruling's rules.
+    assert re.findall(r'class="rule-ref" href="http://localhost/rules/russian#([\w-]+)"', page) == [
+        "melds", "layoffs", "layoffs", "melds", "melds", "undercut"]
 
 
 def test_a_ruling_says_what_it_said_then(client: FlaskClient, app: Flask) -> None:
@@ -84,6 +87,7 @@ def test_a_ruling_says_what_it_said_then(client: FlaskClient, app: Flask) -> Non
     page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
     assert verdict(page) == "Defender scores 24"
     assert text_of(page, r'<ol class="explanation">(.*?)</ol>') == "Scored under the old rules."
+    assert 'class="rule-ref"' not in page  # that step cites no rule
 
 
 def test_a_tie_cites_the_tie_rule_and_other_languages_word_it(client: FlaskClient) -> None:

@@ -16,6 +16,7 @@ from ..jsonbody import (
     card_json,
     cards_from_json,
     cards_json,
+    explanation_json,
     fail,
     index_from_json,
     json_object,
@@ -178,5 +179,5 @@ def result_json(result: HandResult) -> dict[str, Any]:
             "deadwood": cards_json(defender.deadwood),
             "deadwood_points": defender.deadwood_points,
         },
-        "explanation": [str(step) for step in result.explanation],
+        "explanation": explanation_json(result.explanation),
     }

@@ -96,7 +96,17 @@ SEATS = array(number("Points, one entry per seat (or team)."))
 OPTIONAL_SEAT = {**nullable(SEAT), "description": "A seat, or null for none."}
 DEADWOOD = number("Deadwood points: ten cards never hold more than 100.", minimum=0, maximum=100)
 WHO_WENT_OUT = {**nullable(SEAT_INPUT), "description": "Who went out; null: nobody."}
-EXPLANATION = array(text("One step of the scoring, as an English sentence."))
+EXPLANATION = array(
+    obj(
+        {
+            "text": text("One step of the scoring, as an English sentence."),
+            "rule": text("The rule it applied: an anchor of the rule cards, as in "
+                         "`/rules/russian#undercut` (empty for a step that applies none)."),
+        },
+        ("text", "rule"),
+    ),
+    description="The scoring step by step, each step with the rule it applied.",
+)
 MONEY = text(
     "An amount of money as a decimal string, never a JSON number.",
     pattern=r"^-?[0-9]+(\.[0-9]+)?$",

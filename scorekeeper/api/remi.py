@@ -17,6 +17,7 @@ from ..jsonbody import (
     card_from_json,
     cards_from_json,
     cards_json,
+    explanation_json,
     json_object,
     list_at,
     object_at,
@@ -48,7 +49,7 @@ def remi_settle() -> dict[str, Any]:
     result = settle_deal(rules, players)
     return {
         "players": [_player_json(player) for player in result.players],
-        "explanation": [str(step) for step in result.explanation],
+        "explanation": explanation_json(result.explanation),
     }
 
 

@@ -7,8 +7,9 @@ of redirecting; the CSRF token is still checked, like on every form.
 
 from __future__ import annotations
 
-from flask import render_template
+from flask import render_template, url_for
 
+from ..rulecards.content import card_name_for
 from . import bp
 from .forms import CheckForm
 
@@ -18,4 +19,9 @@ def check() -> str:
     """Settle a dispute: enter one hand card by card and see how it scores, step by step."""
     form = CheckForm()
     result = form.settle() if form.validate_on_submit() else None
-    return render_template("checker/check.html", form=form, result=result)
+    rules = form.rules() if result is not None else None
+    rules_url = None
+    if rules is not None:  # each step links the rule it applied on the chosen rules' card
+        kind = "oklahoma" if rules.oklahoma else "gin"
+        rules_url = url_for("rulecards.card", name=card_name_for(kind, rules))
+    return render_template("checker/check.html", form=form, result=result, rules_url=rules_url)

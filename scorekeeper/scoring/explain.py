@@ -58,6 +58,14 @@ class Step:
     def __str__(self) -> str:
         return self.render()
 
+    @property
+    def rule(self) -> str:
+        """The anchor of the rule this step applies (``citations``): ``undercut`` for
+        ``/rules/russian#undercut``; ``""`` for a step that applies none."""
+        from .citations import rule_of
+
+        return rule_of(self.template)
+
 
 class Message(str):
     """An English error message that keeps its template and values (``.step``)."""

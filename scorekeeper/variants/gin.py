@@ -26,6 +26,7 @@ from ..jsonbody import (
     card_from_json,
     cards_from_json,
     cards_json,
+    explanation_json,
     fail,
     index_from_json,
     list_at,
@@ -197,7 +198,7 @@ def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
         "box": row.box,
         "totals": list(row.totals),
         "after_end": row.after_end,
-        "explanation": [str(step) for step in scored.result.explanation],
+        "explanation": explanation_json(scored.result.explanation),
     }
 
 
@@ -214,7 +215,7 @@ def settlement_json(settlement: Any) -> dict[str, Any] | None:
         ],
         "finals": list(settlement.finals),
         "margin": settlement.margin,
-        "explanation": [str(step) for step in settlement.explanation],
+        "explanation": explanation_json(settlement.explanation),
     }
 
 

@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
 from ..hands.inputs import ScoredHand, score_hand
+from ..jsonbody import explanation_json
 from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.game import Row
@@ -163,7 +164,7 @@ def _hand_json(scored: ScoredHand, row: HollywoodRow) -> dict[str, Any]:
         "columns": list(row.columns),
         "closes": list(row.closes),
         "after_end": row.after_end,
-        "explanation": [str(step) for step in scored.result.explanation],
+        "explanation": explanation_json(scored.result.explanation),
     }
 
 

@@ -30,7 +30,7 @@ from ..hands.entry import (
 )
 from ..hands.entry import card_inputs as table_card_inputs
 from ..hands.inputs import ScoredHand, score_hand
-from ..jsonbody import ApiError, fail, list_at, object_at
+from ..jsonbody import ApiError, explanation_json, fail, list_at, object_at
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -375,7 +375,7 @@ def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]
                 "winner": hand.winner,
                 "points": hand.points,
                 "team_points": list(points),
-                "explanation": [str(step) for step in scored.result.explanation],
+                "explanation": explanation_json(scored.result.explanation),
             }
             for pair, hand, points, scored in zip(
                 deal.pairing, deal.hands, deal.hand_points, tables, strict=True

@@ -28,6 +28,7 @@ from ..jsonbody import (
     card_from_json,
     cards_from_json,
     cards_json,
+    explanation_json,
     fail,
     index_from_json,
     list_at,
@@ -460,6 +461,6 @@ def deal_json(number: int, deal: ScoredDeal, sheet: RemiSheet) -> dict[str, Any]
         "totals": list(row.totals) if row is not None else None,
         "after_end": not counted,
         "players": [_player_json(seat, deal) for seat in range(len(sheet.players))],
-        "explanation": [str(step) for step in deal_explanation(deal)]
-        + ([str(step) for step in row.explanation] if row is not None else []),
+        "explanation": explanation_json(
+            [*deal_explanation(deal), *(row.explanation if row is not None else ())]),
     }

@@ -23,7 +23,7 @@ from flask_babel import lazy_gettext as _l
 from ..charts.race import Race, race_of
 from ..hands.fields import QuickHandForm
 from ..hands.inputs import ScoredHand, score_hand
-from ..jsonbody import fail, problems_at
+from ..jsonbody import explanation_json, fail, problems_at
 from ..models import Game, GameData
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -226,5 +226,5 @@ def hand_json(row: Any, scored: ScoredHand) -> dict[str, Any]:
         "totals": list(row.totals),
         "next_roles": roles_json(row.next_roles),
         "after_end": row.after_end,
-        "explanation": [str(step) for step in scored.result.explanation],
+        "explanation": explanation_json(scored.result.explanation),
     }
