@@ -302,7 +302,7 @@ def finished_russian_game(client: FlaskClient) -> str:
                 "Итог",
                 "Ann: 103 + 100 за партию + 3 × 25 за коробки = 278",
                 "сухая партия: удвоение",
-                "3 коробки",
+                "3 коробка",
             ],
         ),
     ],
@@ -366,7 +366,7 @@ def pdf_text(data: bytes) -> str:
 COUNTS = (1, 2, 3, 4, 5, 11, 12, 13, 14, 21, 22, 23, 24, 25, 111, 112, 113, 114)
 # Which of its three forms Russian takes for each count: one (1, 21), few (2–4, 22–24),
 # many (5, 11–14, 25, 111–114): by the last digit, unless the last two are 11–14. So:
-# 1 коробка, 4 коробки, 5 коробок, 12 коробок, 21 коробка, 22 коробки, 112 коробок.
+# 1 коробок, 4 коробка, 5 коробков, 12 коробков, 21 коробок, 22 коробка, 112 коробков.
 RUSSIAN_FORM = {
     1: "one", 2: "few", 3: "few", 4: "few", 5: "many",
     11: "many", 12: "many", 13: "many", 14: "many",
@@ -377,8 +377,8 @@ RUSSIAN_FORM = {
 # three forms (one, few, many), Persian with the singular noun after every number.
 PLURALS = {
     "ru": {
-        "%(num)d box": {"one": "{n} коробка", "few": "{n} коробки", "many": "{n} коробок"},
-        "%(num)d deal": {"one": "{n} сдача", "few": "{n} сдачи", "many": "{n} сдач"},
+        "%(num)d box": {"one": "{n} коробок", "few": "{n} коробка", "many": "{n} коробков"},
+        "%(num)d deal": {"one": "{n} раздача", "few": "{n} раздачи", "many": "{n} раздач"},
         "%(num)d hand": {"one": "{n} раздача", "few": "{n} раздачи", "many": "{n} раздач"},
         "%(num)d hand won": {"one": "{n} раздача выиграна", "few": "{n} раздачи выиграны",
                              "many": "{n} раздач выиграно"},

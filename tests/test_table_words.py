@@ -4,8 +4,15 @@ a player."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from typing import Any
 
+from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
+from flask_babel import gettext, ngettext
+
+RU_CATALOG = (Path(__file__).resolve().parent.parent / "scorekeeper" / "translations" / "ru"
+              / "LC_MESSAGES" / "messages.po")
 
 
 def dealer_choices(html: str) -> list[str]:
@@ -78,3 +85,22 @@ def test_a_group_roster_refuses_ann_twice(client: FlaskClient) -> None:
     assert page.status_code == 422
     assert re.findall(r'<p class="error" role="alert">(.*?)</p>', page.get_data(as_text=True)) == [
         "Names 1 and 2 look the same: every player needs a different name."]
+
+
+def test_russian_says_korobok_and_razdacha_throughout(app: Any) -> None:
+    """The seed's words: «коробок» for a box line (masculine: 1 коробок, 2 коробка,
+    5 коробков), «раздача» for a deal, never «сдача» beside it."""
+    with RU_CATALOG.open("rb") as po:
+        catalog = read_po(po)
+    said = [s for m in catalog if m.id
+            for s in (m.string if isinstance(m.string, tuple) else (m.string,))]
+    assert [s for s in said if re.search(r"(?<!\w)[Сс]дач", s)] == []
+    # «коробка» only as коробок's genitive («2 коробка», «ни коробка»), never as a word
+    # of its own: not «коробку», «коробкой», «коробка 25» nor «Коробка» alone.
+    feminine = r"коробк(у|ой)\b|коробка \d|^[Кк]оробка( \(|$)"
+    assert [s for s in said if re.search(feminine, s)] == []
+    with app.test_request_context(headers={"Accept-Language": "ru"}):
+        boxes = [ngettext("%(num)d box", "%(num)d boxes", n) for n in (1, 2, 5, 21)]
+        assert boxes == ["1 коробок", "2 коробка", "5 коробков", "21 коробок"]
+        assert [gettext("Box"), gettext("Box bonus"), gettext("Next deal")] == [
+            "Коробок", "Бонус за коробок", "Следующая раздача"]
