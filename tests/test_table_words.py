@@ -104,3 +104,20 @@ def test_russian_says_korobok_and_razdacha_throughout(app: Any) -> None:
         assert boxes == ["1 коробок", "2 коробка", "5 коробков", "21 коробок"]
         assert [gettext("Box"), gettext("Box bonus"), gettext("Next deal")] == [
             "Коробок", "Бонус за коробок", "Следующая раздача"]
+
+
+def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
+    from scorekeeper.i18n import say
+    from scorekeeper.variants.wording import gin_clauses
+
+    gin = {"mode": "cards", "knocker": 0,
+           "knocker_cards": "AH 2H 3H 4H 5S 6S 7S 9D 9C 9S",
+           "defender_cards": "2C TD JC QS KS 3D 4D 8H TH KC"}
+    knock = {**gin, "knocker_cards": "AH 2H 3H 5S 6S 7S 9D 9C 9S 2D"}
+    big_gin = {**gin, "knocker_cards": "AH 2H 3H 4H 5S 6S 7S 8S 9D 9C 9H"}
+    with app.test_request_context(headers={"Accept-Language": "en"}):
+        def first(inputs: dict[str, Any]) -> str:
+            return say(gin_clauses(inputs, ["Ali", "Bob"])[0].message).split(":")[0]
+
+        assert [first(gin), first(knock), first(big_gin)] == [
+            "Ali went gin", "Ali knocked", "Ali went big gin"]

@@ -20,6 +20,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ..i18n import say
+from ..scoring import best_arrangement
 from ..scoring.cards import Card, CardError
 from ..scoring.explain import N_, Message
 
@@ -98,6 +99,19 @@ _OUT = {
 }
 
 
+def _went_out(held: tuple[Card, ...]) -> str:
+    """How the player who went out with ``held`` did it: a gin is written as one."""
+    try:
+        arranged = best_arrangement(list(held))
+    except ValueError:  # not 10 or 11 cards: the form said what is wrong
+        return N_("{player} knocked: {cards}")
+    if arranged.big_gin:
+        return N_("{player} went big gin: {cards}")
+    if arranged.gin:
+        return N_("{player} went gin: {cards}")
+    return N_("{player} knocked: {cards}")
+
+
 def gin_clauses(inputs: Mapping[str, Any], names: Sequence[Any]) -> list[Clause]:
     """A gin hand's inputs; ``names`` are the two players (or roles) that ``knocker``
     0 and 1 stand for."""
@@ -107,11 +121,7 @@ def gin_clauses(inputs: Mapping[str, Any], names: Sequence[Any]) -> list[Clause]
     if inputs.get("mode") == "cards":
         if knocker is not None:
             held = cards(inputs.get("knocker_cards"))
-            found.append(
-                Clause(
-                    "knocker", Message(N_("{player} knocked: {cards}"), player=knocker, cards=held)
-                )
-            )
+            found.append(Clause("knocker", Message(_went_out(held), player=knocker, cards=held)))
         if other is not None:
             held = cards(inputs.get("defender_cards"))
             found.append(
