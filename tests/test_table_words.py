@@ -121,3 +121,25 @@ def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
 
         assert [first(gin), first(knock), first(big_gin)] == [
             "Ali went gin", "Ali knocked", "Ali went big gin"]
+
+
+def test_printed_sheets_name_their_rules_in_the_readers_language(client: FlaskClient) -> None:
+    """Every kind's printed sheet names its preset as the page does, never by its key."""
+    from tests.test_pdf import pdf_text
+
+    games = {
+        "partnership": ("partnership", ["Ann", "Bob", "Cid", "Dan"]),
+        "three_hand": ("three_hand", ["Ann", "Bob", "Cid"]),
+        "hollywood": ("russian", ["Ann", "Bob"]),
+        "gin": ("pagat", ["Ann", "Bob"]),
+    }
+    said = {"partnership": "Парная игра", "three_hand": "Втроём", "hollywood": "Русские",
+            "gin": "Pagat"}
+    for variant, (rules, players) in games.items():
+        created = client.post("/api/v1/games",
+                              json={"variant": variant, "rules": rules, "players": players})
+        assert created.status_code == 201, created.get_json()
+        sheet = client.get(f"/g/{created.get_json()['id']}/sheet.pdf",
+                           headers={"Accept-Language": "ru"})
+        text = " ".join(pdf_text(sheet.data).split())
+        assert f"правила: {said[variant]}" in text, (variant, text[:300])
