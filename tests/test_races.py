@@ -211,10 +211,13 @@ def test_hollywood_has_one_small_race_per_column(client: FlaskClient) -> None:
         "36,100 105,81.6 174,54 243,54 312,49.4",  # A: 20, 50, 50, 55 (hands 1-4)
         "36,100 105,100 174,100 243,90.8 312,90.8",  # B: 0, 0, 10, 10
     ]
-    assert lines(two) == ["36,100 174,72.4 312,67.8", "36,100 174,100 312,100"]  # hands 2, 4
-    assert lines(three) == ["36,100 312,95.4", "36,100 312,100"]  # hand 4
+    # Games 2 and 3 are far from 100 (A 35 and 5, less than half): no target line, the
+    # scale follows the totals. Game 2: ticks 0..40, 2.3 a point (A 30 -> 31, 35 -> 19.5);
+    # game 3: ticks 0, 2, 4, 6, 92 / 6 a point (A 5 -> 23.3).
+    assert lines(two) == ["36,100 174,31 312,19.5", "36,100 174,100 312,100"]  # hands 2, 4
+    assert lines(three) == ["36,100 312,23.3", "36,100 312,100"]  # hand 4
     assert [marked(c) for c in (one, two, three)] == [[3, 1], [2], [1]]
-    assert [target_y(c) for c in (one, two, three)] == ["8", "8", "8"]
+    assert [target_y(c) for c in (one, two, three)] == ["8", None, None]
     titles = [c.find("svg:title", NS) for c in (one, two, three)]
     assert [t.text for t in titles if t is not None] == ["Game 1", "Game 2", "Game 3"]
     x_labels = [
@@ -257,9 +260,10 @@ def test_remi_totals_go_below_zero(client: FlaskClient) -> None:
     ]
     assert marked(chart) == [1]  # Ann went out in deal 3; nobody else did
     ticks = [t.text for t in chart.iterfind("svg:text", NS) if t.get("x") == "32"]
-    assert ticks == ["-200", "0", "200", "400", "600"]  # -50 .. the target 500
+    assert ticks == ["-50", "0", "50"]  # -50 .. 50: the target 500 is far off, not drawn
+    assert target_y(chart) is None
     zero = chart.find("svg:line[@class='chart-zero']", NS)
-    assert zero is not None and zero.get("y1") == "107"  # 140 - 200 * 132 / 800
+    assert zero is not None and zero.get("y1") == "74"  # 140 - 50 * 132 / 100
     text, pictures = printed(client, game)
     assert [printed_lines(p) for p in pictures] == [lines(chart)]
     printed_text = [" ".join(t.split()) for t in text.splitlines()]
@@ -355,6 +359,7 @@ def test_oklahoma_draws_the_race_like_gin(client: FlaskClient) -> None:
     (chart,) = page_charts(client, game)
     assert values(chart) == [[0, 20, 20], [0, 0, 10]]
     assert marked(chart) == [1, 1]
-    assert target_y(chart) == "8"  # Oklahoma plays to 150: ticks 0, 50, ..., 150
+    # Oklahoma plays to 150, far beyond Ann's 20: no target line, ticks up to the totals.
+    assert target_y(chart) is None
     ticks = [t.text for t in chart.iterfind("svg:text[@class='chart-y']", NS)]
-    assert ticks == ["0", "50", "100", "150"]
+    assert ticks == ["0", "5", "10", "15", "20"]

@@ -78,6 +78,24 @@ def race_of(
     return Race(series, tuple(labels), target, str(title), str(caption))
 
 
+def target_in_reach(race: Race) -> int | None:
+    """The target when the chart draws it as a line: once the leader has half of it.
+
+    Further off, a line at the target would squeeze every total into the bottom of the
+    chart (a game to 500 after three hands, or to 10000); the scale then follows the
+    totals and the legend beside the chart names the target alone.
+
+    >>> ann, bob = Series("Ann", (20, 49)), Series("Bob", (0, 10))
+    >>> [target_in_reach(Race((ann, bob), ("", "1", "2"), target, "", ""))
+    ...  for target in (98, 100, 500, None)]
+    [98, None, None, None]
+    """
+    if race.target is None:
+        return None
+    leader = max((v for s in race.series for v in s.values), default=0)
+    return race.target if 2 * leader >= race.target else None
+
+
 def race_chart(
     race: Race, chart_id: str, *, width: int = 320, height: int = 160, printing: bool = False
 ) -> Markup:
@@ -95,7 +113,7 @@ def race_chart(
     return line_chart(
         race.series,
         x_labels=race.x_labels,
-        target=race.target,
+        target=target_in_reach(race),
         title=race.title,
         description=description,
         rtl=text_direction() == "rtl",
