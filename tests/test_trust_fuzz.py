@@ -459,7 +459,8 @@ def group_counts(app: Flask) -> tuple[int, ...]:
 def group(client: FlaskClient) -> str:
     """A group with a stake and one finished game, which this client may edit."""
     created = post_json(client, "/api/v1/groups",
-                        {"name": "Friday", "players": ["Ann", "Bob"], "stake": "0.01"}).get_json()
+                        {"name": "Friday", "players": ["Ann", "Bob"], "stake": "0.01",
+                         "currency": "EUR"}).get_json()
     game = post_json(client, "/api/v1/games", {"players": ["Ann", "Bob"], "group": created["id"],
                                                 "rules": {"preset": "classic", "target": 50}},
                      **{"X-Edit-Secret": created["edit_secret"]}).get_json()

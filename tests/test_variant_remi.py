@@ -272,7 +272,7 @@ def test_six_cards_refused_at_that_players_hand(client: FlaskClient) -> None:
         f"/g/{game_id}/hands/new", data=data, headers={"Accept-Language": "ru"}
     ).get_data(as_text=True)
     assert field_errors(russian, "players-2-hand") == [
-        "У Cy в конце сдачи не меньше 7 карт (на столе и в руке); введено карт: 6"
+        "У Cy в конце раздачи не меньше 7 карт (на столе и в руке); введено карт: 6"
     ]
     assert state(client, game_id)["hands"] == []
 

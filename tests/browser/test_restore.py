@@ -36,7 +36,7 @@ def test_undo_then_restore_a_card_hand(live_url: str, phone: Any) -> None:
     # The history says it in words, with the cards by their symbols, and fits the phone.
     page.goto(page.url.split("/hands/")[0] + "/history")
     expect(page.locator("li .change").first).to_have_text(
-        "Hand 1 restored: Bob knocked: A♠ 2♠ 3♠ 4♠ 4♥ 5♥ 6♥ 7♦ 8♦ 9♦; "
+        "Hand 1 restored: Bob went gin: A♠ 2♠ 3♠ 4♠ 4♥ 5♥ 6♥ 7♦ 8♦ 9♦; "
         "Ann held 10♣ J♣ Q♣ K♣ 8♥ 8♣ 8♠ 5♦ 7♠ 10♥."
     )
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
