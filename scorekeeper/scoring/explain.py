@@ -29,9 +29,16 @@ def N_(template: str) -> str:  # noqa: N802 - the gettext convention for "mark o
 
 
 def describe(value: Any) -> str:
-    """English text for a step parameter: cards and melds by their suit symbols."""
+    """English text for a step parameter: cards and melds by their suit symbols, a
+    negative number with the minus sign the templates use (``−10``, not ``-10``).
+
+    >>> describe(-10)
+    '−10'
+    """
     if isinstance(value, str):
         return value
+    if isinstance(value, int) and value < 0:
+        return f"−{-value}"
     symbols = getattr(value, "symbols", None)
     if isinstance(symbols, str):
         return symbols

@@ -85,7 +85,7 @@ def problems_of(rules: str = "classic", **kwargs: object) -> list[Problem]:
             "classic",
             {"outcome": "knock", "knocker_deadwood": -1, "defender_deadwood": 250},
             [
-                Problem("knocker_deadwood", "deadwood cannot be negative (-1)"),
+                Problem("knocker_deadwood", "deadwood cannot be negative (−1)"),
                 Problem("defender_deadwood", "ten cards hold at most 100 deadwood, not 250"),
             ],
         ),

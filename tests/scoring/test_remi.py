@@ -323,7 +323,7 @@ def test_the_explanation_walks_through_each_player() -> None:
         "Ann scores 50 − 0 + 150 = 200.",
         "Di has no sequence, so the set Q♠ Q♥ Q♦ does not count.",
         "Di: Q♠ Q♥ Q♦ 2♠ 6♥ 8♦ A♥ in no combination, −60.",
-        "Di scores 0 − 60 = -60.",
+        "Di scores 0 − 60 = −60.",
     ]
     step = result.players[1].explanation[0]
     assert "{cards}" in step.template and step.params["cards"] == cards("QS QH QD")

@@ -53,9 +53,9 @@ def test_four_player_dealer_rotation() -> None:
     assert game.next_dealer == 3
     assert (game.finished, game.winners) == (False, ())
     assert str(game.rows[1].explanation[0]) == (
-        "Bob, Di tie for the lowest total, -20; Bob sits nearest the left of Di and deals next."
+        "Bob, Di tie for the lowest total, −20; Bob sits nearest the left of Di and deals next."
     )
-    assert str(game.rows[2].explanation[0]) == "Cy has the lowest total, -20, and deals next."
+    assert str(game.rows[2].explanation[0]) == "Cy has the lowest total, −20, and deals next."
 
 
 def test_a_settled_deal_feeds_the_sheet() -> None:
