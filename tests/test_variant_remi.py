@@ -176,7 +176,7 @@ def test_section_8_deal_with_cards(client: FlaskClient) -> None:
     hand = client.get(f"/g/{game_id}/hands/1").get_data(as_text=True)
     assert "Ann went out discarding A♦: 10 × 15 = +150." in text(hand)
     assert "Dee has no sequence, so the set Q♠ Q♥ Q♦ does not count." in text(hand)
-    assert "Dee has the lowest total, -60, and deals next." in text(hand)
+    assert "Dee has the lowest total, −60, and deals next." in text(hand)
 
 
 def test_section_8_lenient(client: FlaskClient) -> None:
@@ -435,9 +435,9 @@ def test_four_players_dealer_rotation_and_tie_rule(client: FlaskClient) -> None:
     assert data["totals"] == [-10, 10, 10, -30]
     assert data["next_dealer"] == 3
     hand = text(client.get(f"/g/{game_id}/hands/2").get_data(as_text=True))
-    assert "Ann, Dee tie for the lowest total, -10; Dee sits nearest the left of Bob" in hand
+    assert "Ann, Dee tie for the lowest total, −10; Dee sits nearest the left of Bob" in hand
     sheet = text(client.get(f"/g/{game_id}").get_data(as_text=True))
-    assert "Dee has the lowest total, -30, and deals next." in sheet
+    assert "Dee has the lowest total, −30, and deals next." in sheet
 
 
 def test_first_dealer_chosen_at_creation(client: FlaskClient) -> None:
