@@ -192,3 +192,36 @@ def test_six_cards_are_refused_at_that_players_hand(client: FlaskClient) -> None
         "C holds at least 7 cards at the end of a deal (table and hand); cards entered: 6"
     ]
     assert 'class="hand-result' not in page
+
+
+def step_rules(page: str) -> list[tuple[str, str | None]]:
+    """The result's steps as (text, the href of its rule link or ``None``)."""
+    steps = page.split('<ol class="explanation">', 1)[1].split("</ol>", 1)[0]
+    found = []
+    for item in re.findall(r"<li>(.*?)</li>", steps, re.S):
+        link = re.search(r'<a class="rule-ref" href="([^"]+)">rule</a>', item)
+        found.append((text(item.replace(link.group(0), "") if link else item).strip(),
+                      link.group(1) if link else None))
+    return found
+
+
+def test_each_step_links_its_rule_on_the_remi_card(client: FlaskClient) -> None:
+    _, page = post(client, deal())
+    assert step_rules(page)[:5] == [
+        ("A went out.", "/rules/remi#going-out"),
+        ("A: 2♥ 3♥ 4♥ 5♥ in hand is a sequence, +20.", "/rules/remi#sequences"),
+        ("A: K♠ K♦ K♣ in hand is a set, +30.", "/rules/remi#sets"),
+        ("A went out discarding A♦ : 10 × 15 = +150.", "/rules/remi#going-out"),
+        ("A scores 50 − 0 + 150 = 200.", "/rules/remi#remi-scoring"),
+    ]
+    assert step_rules(page)[-3:] == [
+        ("D has no sequence, so the set Q♠ Q♥ Q♦ does not count.", "/rules/remi#sets"),
+        ("D: Q♠ Q♥ Q♦ 2♠ 6♥ 8♦ A♥ in no combination, −60.", "/rules/remi#remi-scoring"),
+        ("D scores 0 − 60 = −60.", "/rules/remi#remi-scoring"),
+    ]
+    # The stock running out is the going-out rule too; a lenient table reads the same card.
+    _, page = post(client, deal(went_out="none", final_discard="", rules="lenient"))
+    assert step_rules(page)[0] == (
+        "The stock ran out: nobody went out, so nobody gets the closing bonus.",
+        "/rules/remi#going-out",
+    )

@@ -129,7 +129,7 @@ def test_a_remi_deal_is_kept(client: FlaskClient, app: Flask) -> None:
     assert [p["points"] for p in ruling.verdict["players"]] == [200, 15]
     assert ruling.hands["players"][1]["table"] == [["7S", "8S", "9S"]]
     page = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
-    assert verdict(page) == "A 200 · C 15"
+    assert verdict(page) == "A +200 · C +15"
     assert 'href="http://localhost/rules/remi#remi-scoring"' in page
     bad = client.post(API, json={"kind": "remi", "players": [{"name": "A"}]})
     assert bad.status_code == 422
@@ -187,3 +187,97 @@ def test_a_ruling_prints_on_one_page(client: FlaskClient) -> None:
 def test_an_unknown_ruling_is_not_found(client: FlaskClient) -> None:
     for path in ("/rulings/nope", "/rulings/nope.pdf", "/rulings/nope/qr.svg"):
         assert client.get(path).status_code == 404
+
+
+def keep_form(page: str) -> dict[str, str]:
+    """What "Keep this ruling" posts: the typed form again, hidden."""
+    form = re.search(r'<form method="post" action="/rulings".*?</form>', page, re.S)
+    assert form, page
+    assert "Keep this ruling" in form.group(0)
+    return {unescape(name): unescape(value) for name, value in re.findall(
+        r'<input type="hidden" name="([\w-]+)" value="([^"]*)">', form.group(0))}
+
+
+# RULES.md §8's Remi deal (B holds seed 002's hand), as /remi/check's form sends it.
+REMI_DEAL = {
+    "rules": "strict",
+    "players-0-player_name": "A", "players-0-hand": "2♥ 3♥ 4♥ 5♥ K♣ K♦ K♠",
+    "players-1-player_name": "B", "players-1-hand": "QC JD JC 6C 5C 4C 3C",
+    "players-2-player_name": "C", "players-2-table": "7S 8S 9S",
+    "players-2-hand": "9d 9c 9h as",
+    "went_out": "0", "final_discard": "AD",
+}
+
+
+def test_keep_this_ruling_from_the_remi_check_page(client: FlaskClient, app: Flask) -> None:
+    page = client.post("/remi/check", data=REMI_DEAL).get_data(as_text=True)
+    fields = keep_form(page)
+    assert fields["kind"] == "remi"
+    assert fields["players-2-hand"] == "9d 9c 9h as" and fields["went_out"] == "0"
+    response = client.post("/rulings", data=fields)
+    assert response.status_code == 303
+    ruling_id = response.headers["Location"].rsplit("/", 1)[-1]
+    [ruling] = rulings(app)
+    assert (ruling.id, ruling.kind, ruling.rules["sets_need_sequence"]) == (
+        ruling_id, "remi", True)
+    assert [p["points"] for p in ruling.verdict["players"]] == [200, -10, 15]
+    assert ruling.hands["players"][2] == {"name": "C", "table": [["7S", "8S", "9S"]],
+                                          "hand": ["9D", "9C", "9H", "AS"],
+                                          "went_out": False, "final_discard": None}
+    assert ruling.hands["players"][0]["final_discard"] == "AD"
+
+    shown = client.get(f"/rulings/{ruling_id}").get_data(as_text=True)
+    assert verdict(shown) == "A +200 · B −10 · C +15"
+    assert text_of(shown, r'<span class="outcome">(.*?)</span>') == "· A went out"
+    assert text_of(shown, r'(<a id="rule-link".*?</a>)') == "Scoring a deal"
+    assert 'id="rule-link" href="http://localhost/rules/remi#remi-scoring"' in shown
+    # The hands as entered: C's combination on the table and what he held.
+    assert text_of(shown, r"<h3><bdi>C</bdi></h3>(.*?)</div>") == (
+        "On the table: 7♠ 8♠ 9♠ In hand: 9♦ 9♣ 9♥ A♠ Combinations: 7♠ 8♠ 9♠ 9♥ 9♦ 9♣ "
+        "Unmatched: A♠ +30 − 15 = +15")
+    # Every step with the rule it applied, on the Remi card.
+    steps = re.findall(r'<li>(.*?)</li>', shown.split('<ol class="explanation">')[1]
+                       .split("</ol>")[0], re.S)
+    links = [re.findall(r'<a class="rule-ref" href="([^"]+)">rule</a>', step) for step in steps]
+    assert links[:5] == [["http://localhost/rules/remi#going-out"],
+                         ["http://localhost/rules/remi#sequences"],
+                         ["http://localhost/rules/remi#sets"],
+                         ["http://localhost/rules/remi#going-out"],
+                         ["http://localhost/rules/remi#remi-scoring"]]
+    assert all(len(found) == 1 for found in links)
+    assert '<a href="/remi/check">Check a Remi deal</a>' in shown
+
+
+def test_a_remi_ruling_that_cannot_be_kept_keeps_what_was_typed(
+    client: FlaskClient, app: Flask
+) -> None:
+    typed = {**REMI_DEAL, "kind": "remi", "players-1-hand": "QC JD JC 6C 5C 4C 9C"}
+    response = client.post("/rulings", data=typed)
+    assert response.status_code == 422
+    page = unescape(response.get_data(as_text=True))
+    assert "Check a Remi deal" in page
+    assert "QC JD JC 6C 5C 4C 9C</textarea>" in page
+    assert "9♣ is " in text_of(page, r'<section class="remi-problems"(.*?)</section>')
+    assert "Keep this ruling" not in page
+    assert rulings(app) == []
+
+
+def test_the_remi_keep_form_carries_its_token_and_every_line_typed(make_app: Any) -> None:
+    app: Flask = make_app(WTF_CSRF_ENABLED=True)
+    client = app.test_client()
+    page = client.get("/remi/check").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', page)
+    assert token
+    typed = {**REMI_DEAL, "players-2-table": "7S 8S 9S\nTH TD TC", "players-2-hand": "9d as",
+             "csrf_token": token.group(1)}
+    page = client.post("/remi/check", data=typed).get_data(as_text=True)
+    fields = keep_form(page)
+    assert fields["players-2-table"] == "7S 8S 9S\nTH TD TC"
+    kept_token = re.search(r'action="/rulings".*?name="csrf_token" type="hidden" value="([^"]+)"',
+                           page, re.S)
+    assert kept_token
+    assert client.post("/rulings", data=fields).status_code == 400  # no token, nothing kept
+    response = client.post("/rulings", data={**fields, "csrf_token": kept_token.group(1)})
+    assert response.status_code == 303
+    [ruling] = rulings(app)
+    assert ruling.hands["players"][2]["table"] == [["7S", "8S", "9S"], ["TH", "TD", "TC"]]

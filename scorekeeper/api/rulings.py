@@ -14,9 +14,6 @@ from flask import url_for
 from ..db import get_session
 from ..jsonbody import ApiError, json_object
 from ..rulings.record import keep_gin, keep_remi
-from ..scoring.cards import parse_cards
-from ..scoring.remi import RemiPlayerInput
-from ..scoring.rules import Rules
 from . import bp
 from .gin import settle_hand, settle_inputs
 from .remi import remi_inputs, settle_deal
@@ -33,7 +30,7 @@ def keep_ruling() -> tuple[dict[str, Any], int]:
         raise ApiError([("kind", "must be gin or remi")])
     if kind == "remi":
         rules, players = remi_inputs(body)
-        ruling = keep_remi(rules, _remi_hands(rules, players), settle_deal(rules, players))
+        ruling = keep_remi(rules, players, settle_deal(rules, players))
     else:
         rules, inputs = settle_inputs(body)
         ruling = keep_gin(rules, inputs, settle_hand(rules, inputs))
@@ -43,25 +40,3 @@ def keep_ruling() -> tuple[dict[str, Any], int]:
     return {"id": ruling.id,
             "url": url_for("rulings.page", ruling_id=ruling.id, _external=True)}, 201
 
-
-def _remi_hands(rules: Rules, players: list[RemiPlayerInput]) -> dict[str, Any]:
-    """The deal as entered, as a ``/remi/settle`` body in canonical notation (the engine
-    has parsed every card by now)."""
-    def codes(text: Any) -> list[str]:
-        return [str(card) for card in parse_cards(text)]
-
-    return {
-        "kind": "remi",
-        "rules": rules.to_dict(),
-        "players": [
-            {
-                "name": player.name,
-                "table": [codes(group) for group in player.table],
-                "hand": codes(player.hand),
-                "went_out": player.went_out,
-                "final_discard": None if player.final_discard is None
-                else codes([player.final_discard])[0],
-            }
-            for player in players
-        ],
-    }

@@ -24,7 +24,7 @@ from wtforms.validators import Length
 
 from ..hands.fields import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField
 from ..i18n import say
-from ..scoring import rules_from_spec
+from ..scoring import Rules, rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
 
 SEATS = 4
@@ -82,6 +82,15 @@ class RemiCheckForm(FlaskForm):
             if not self.player(seat).is_blank() or self.went_out.data == str(seat)
         ]
 
+    def deal_rules(self) -> Rules:
+        """The chosen rules: Remi's, sets counting only with a sequence or always."""
+        strict = self.rules.data != "lenient"
+        return rules_from_spec({"preset": "remi", "sets_need_sequence": strict})
+
+    def deal(self) -> list[RemiPlayerInput]:
+        """The players in the deal, as the engine takes them."""
+        return [self._input(seat) for seat in self.seats()]
+
     def settle(self) -> RemiResult | None:
         """Score the deal of a valid form; ``None`` with the problems shown at their fields."""
         seats = self.seats()
@@ -91,10 +100,8 @@ class RemiCheckForm(FlaskForm):
         if self.went_out.data == STOCK_RAN_OUT and self.final_discard.card is not None:
             self._add(self.final_discard, _("Only the player who went out has a final discard."))
             return None
-        strict = self.rules.data != "lenient"
-        rules = rules_from_spec({"preset": "remi", "sets_need_sequence": strict})
         try:
-            return settle_remi_deal(rules, [self._input(seat) for seat in seats])
+            return settle_remi_deal(self.deal_rules(), self.deal())
         except RemiError as exc:
             for where, message in exc.problems:
                 self._show(seats, where, say(message))

@@ -7,8 +7,9 @@ the CSRF token is still checked.
 
 from __future__ import annotations
 
-from flask import render_template
+from flask import render_template, url_for
 
+from ..rulecards.content import card_name_for
 from . import bp
 from .forms import RemiCheckForm
 
@@ -18,4 +19,6 @@ def check() -> str:
     """Check a Remi deal: every player's cards in, every player's points out, step by step."""
     form = RemiCheckForm()
     result = form.settle() if form.validate_on_submit() else None
-    return render_template("remi/check.html", form=form, result=result)
+    # each step links the rule it applied on the card of the chosen rules
+    rules_url = url_for("rulecards.card", name=card_name_for("remi", form.deal_rules()))
+    return render_template("remi/check.html", form=form, result=result, rules_url=rules_url)

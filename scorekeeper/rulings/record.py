@@ -20,10 +20,10 @@ from typing import Any
 
 from ..groups.scoring_stamp import SCORING_STAMP
 from ..models import Ruling
-from ..scoring.cards import Card
+from ..scoring.cards import Card, parse_cards
+from ..scoring.citations import outcome_rule
 from ..scoring.explain import Message, Step, describe
-from ..scoring.outcome import Outcome
-from ..scoring.remi import RemiResult
+from ..scoring.remi import RemiPlayerInput, RemiResult
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult
 
@@ -205,31 +205,41 @@ def keep_gin(rules: Rules, inputs: Mapping[str, Any], result: HandResult) -> Rul
                   verdict=gin_verdict(result), stamp=SCORING_STAMP)
 
 
-def keep_remi(rules: Rules, hands: dict[str, Any], result: RemiResult) -> Ruling:
-    """A new ruling of a settled Remi deal (``hands``: the body in canonical notation)."""
-    return Ruling(kind="remi", rules=rules.to_dict(), hands=hands,
+def remi_hands(rules: Rules, players: Sequence[RemiPlayerInput]) -> dict[str, Any]:
+    """A Remi deal as entered, as a ``/remi/settle`` body in canonical notation (call it
+    once the engine has read every card)."""
+
+    def codes(text: Any) -> list[str]:
+        return _codes(parse_cards(text))
+
+    return {
+        "kind": "remi",
+        "rules": rules.to_dict(),
+        "players": [
+            {
+                "name": player.name,
+                "table": [codes(group) for group in player.table],
+                "hand": codes(player.hand),
+                "went_out": player.went_out,
+                "final_discard": None if player.final_discard is None
+                else codes([player.final_discard])[0],
+            }
+            for player in players
+        ],
+    }
+
+
+def keep_remi(rules: Rules, players: Sequence[RemiPlayerInput], result: RemiResult) -> Ruling:
+    """A new ruling of a settled Remi deal (the caller adds and commits it)."""
+    return Ruling(kind="remi", rules=rules.to_dict(), hands=remi_hands(rules, players),
                   verdict=remi_verdict(result), stamp=SCORING_STAMP)
 
 
-# The rule card anchor of each outcome (``rulecards.content``).
-OUTCOME_ANCHORS = {
-    Outcome.KNOCK.value: "knock",
-    Outcome.UNDERCUT.value: "undercut",
-    Outcome.GIN.value: "gin",
-    Outcome.BIG_GIN.value: "big-gin",
-    Outcome.TIE.value: "tie",
-    Outcome.DEAD.value: "dead-hand",
-}
-
-
 def rule_anchor(ruling: Ruling) -> str:
-    """The rule a ruling turned on: its outcome's anchor; an undercut on equal deadwood
-    is the tie rule; a Remi deal's is the scoring of a deal."""
+    """The rule a ruling turned on: its outcome's (``citations.outcome_rule``); a Remi
+    deal's is the scoring of a deal."""
     if ruling.kind == "remi":
         return "remi-scoring"
     verdict = ruling.verdict
-    knocker = verdict["knocker"]["deadwood_points"]
-    defender = verdict["defender"]["deadwood_points"]
-    if verdict["outcome"] == Outcome.UNDERCUT.value and knocker == defender:
-        return "tie"
-    return OUTCOME_ANCHORS.get(verdict["outcome"], "knock")
+    return outcome_rule(verdict["outcome"], verdict["knocker"]["deadwood_points"],
+                        verdict["defender"]["deadwood_points"])

@@ -1,10 +1,13 @@
-"""Keeping a ruling from ``/check``, and reading and printing one (never changing it)."""
+"""Keeping a ruling from ``/check`` or ``/remi/check``, and reading and printing one
+(never changing it)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import abort, make_response, redirect, render_template, request, url_for
+from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
@@ -17,30 +20,56 @@ from ..pdf.forms import PAPER, SheetOptions, problems
 from ..pdf.render import pdf_response, render_pdf
 from ..pwa import qr
 from ..pwa.views import phone_url
+from ..remi.forms import RemiCheckForm
 from ..rulecards.content import card_name_for, preset_card
 from ..scoring.cards import Card
-from ..scoring.errors import HandError
 from ..scoring.explain import Step
 from ..scoring.rules import Rules
-from ..scoring.settle import settle_gin_hand
 from . import bp
-from .record import KeptCards, KeptGroups, keep_gin, plain_step, rule_anchor, step_from_json
+from .record import (
+    KeptCards,
+    KeptGroups,
+    keep_gin,
+    keep_remi,
+    plain_step,
+    rule_anchor,
+    step_from_json,
+)
+
+
+def _gin() -> tuple[CheckForm, Ruling | None]:
+    form = CheckForm()
+    rules = form.rules() if form.validate_on_submit() else None
+    result = form.settle() if rules is not None else None
+    if rules is None or result is None:
+        return form, None
+    return form, keep_gin(rules, form.engine_kwargs(), result)
+
+
+def _remi() -> tuple[RemiCheckForm, Ruling | None]:
+    form = RemiCheckForm()
+    result = form.settle() if form.validate_on_submit() else None
+    if result is None:
+        return form, None
+    return form, keep_remi(form.deal_rules(), form.deal(), result)
+
+
+# What each page's "Keep this ruling" posts (its ``kind``): how its form is settled
+# again, and the page that shows the form back when it is refused.
+_KEEPERS: dict[str, tuple[Callable[[], tuple[FlaskForm, Ruling | None]], str]] = {
+    "gin": (_gin, "checker/check.html"),
+    "remi": (_remi, "remi/check.html"),
+}
 
 
 @bp.post("/rulings")
 def keep() -> Response | tuple[str, int]:
-    """Keep the hand ``/check`` settled: score it again from the form and store it."""
-    form = CheckForm()
-    rules = form.rules() if form.validate_on_submit() else None
-    if rules is None:
-        return render_template("checker/check.html", form=form, result=None), 422
-    inputs = form.engine_kwargs()
-    try:
-        result = settle_gin_hand(rules, **inputs)
-    except HandError as exc:
-        form.show_problems(exc)
-        return render_template("checker/check.html", form=form, result=None), 422
-    ruling = keep_gin(rules, inputs, result)
+    """Keep what ``/check`` or ``/remi/check`` settled: score it again from the form it
+    posted and store it; a form it refuses comes back as typed, with its problems."""
+    settle, template = _KEEPERS.get(request.form.get("kind", "gin"), _KEEPERS["gin"])
+    form, ruling = settle()
+    if ruling is None:
+        return render_template(template, form=form, result=None), 422
     db = get_session()
     db.add(ruling)
     db.commit()

@@ -6,9 +6,13 @@ engine's source to be sure).
 
 >>> RULE_OF["Gin: {defender} + gin bonus {bonus} = {points}."]
 'gin'
+>>> outcome_rule("undercut", 7, 7)
+'tie'
 """
 
 from __future__ import annotations
+
+from .outcome import Outcome
 
 _BY_RULE: dict[str, tuple[str, ...]] = {
     "melds": (
@@ -118,3 +122,22 @@ RULE_OF: dict[str, str] = {
 def rule_of(template: str) -> str:
     """The anchor of the rule a step's template applies (``""`` if it names none)."""
     return RULE_OF.get(template, "")
+
+
+# The rule each way a hand ends applies (the history's and a ruling's "by the rule").
+_OUTCOME_RULES: dict[str, str] = {
+    Outcome.KNOCK: "knock",
+    Outcome.UNDERCUT: "undercut",
+    Outcome.GIN: "gin",
+    Outcome.BIG_GIN: "big-gin",
+    Outcome.TIE: "tie",
+    Outcome.DEAD: "dead-hand",
+}
+
+
+def outcome_rule(outcome: str, knocker_deadwood: int, defender_deadwood: int) -> str:
+    """The anchor of the rule a gin hand's outcome applies: an undercut on equal
+    deadwood is the tie rule's doing; an unknown outcome is a knock's."""
+    if outcome == Outcome.UNDERCUT and knocker_deadwood == defender_deadwood:
+        return "tie"
+    return _OUTCOME_RULES.get(outcome, "knock")  # a StrEnum member is its string
