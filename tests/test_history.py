@@ -187,3 +187,62 @@ def test_restore_is_a_sentence_too(client: FlaskClient) -> None:
         "Hand 1 undone: Ann went gin; Bob's deadwood 15.",
         "Hand 1 restored: Ann went gin; Bob's deadwood 15.",
     ]
+
+
+def rules_cited(client: FlaskClient, game_id: str) -> list[tuple[str, str | None, str | None]]:
+    """Each entry, oldest first: its sentence, and the href and title of the rule it cites."""
+    page = client.get(f"/g/{game_id}/history").get_data(as_text=True)
+    found = []
+    for entry in re.findall(r'<li id="change-\d+">(.*?)</li>', page, re.S):
+        sentence = html.unescape(re.findall(r'<p class="change">(.*?)</p>', entry, re.S)[0])
+        links = re.findall(
+            r'<span class="rule-cited">By the rule: <a class="rule-ref" href="([^"]+)">(.*?)</a>',
+            entry)
+        assert len(links) <= 1, entry
+        href, title = links[0] if links else (None, None)
+        found.append((sentence, href, title))
+    return list(reversed(found))
+
+
+def test_each_hand_entry_links_the_rule_it_applied(client: FlaskClient) -> None:
+    game = new_game(client, preset="modern")
+    rules = f"/g/{game}/rules"
+    quick(client, game, "knock", 1, 6, 4)  # more deadwood than the defender: an undercut
+    quick(client, game, "gin", 1, None, 15)
+    quick(client, game, "big_gin", 0, None, 15)
+    quick(client, game, "knock", 0, 5, 5)  # equal deadwood: the tie rule's undercut
+    quick(client, game, "dead", None)
+    client.post(f"/g/{game}/hands/1/edit", data={
+        "outcome": "knock", "knocker": "1", "knocker_deadwood": "4", "defender_deadwood": "22",
+        "version": str(version_of(client, game))})
+    client.post(f"/g/{game}/undo", data={"version": str(version_of(client, game))})
+    assert rules_cited(client, game) == [
+        ("Game started.", None, None),
+        ("Hand 1 added: Bob knocked with 6; Ann's deadwood 4.", f"{rules}#undercut", "Undercut"),
+        ("Hand 2 added: Bob went gin; Ann's deadwood 15.", f"{rules}#gin", "Gin"),
+        ("Hand 3 added: Ann went big gin; Bob's deadwood 15.", f"{rules}#big-gin", "Big gin"),
+        ("Hand 4 added: Ann knocked with 5; Bob's deadwood 5.", f"{rules}#tie", "A tie"),
+        ("Hand 5 added: dead hand.", f"{rules}#dead-hand", "Dead hand"),
+        ("Hand 1 corrected: Bob knocked with 4 (was 6); Ann's deadwood 22 (was 4).",
+         f"{rules}#knock", "Knocking"),
+        ("Hand 5 undone: dead hand.", f"{rules}#dead-hand", "Dead hand"),
+    ]
+    # The game's card holds each of those rules under that anchor.
+    card = client.get(rules).get_data(as_text=True)
+    for anchor in ("undercut", "gin", "big-gin", "tie", "dead-hand", "knock"):
+        assert re.search(f'<section class="rule[^"]*" id="{anchor}">', card), anchor
+
+
+def test_a_deal_entry_links_its_kind_of_game_rule(client: FlaskClient) -> None:
+    partnership = api_game(client, "partnership", ["Ann", "Bob", "Cid", "Dan"])
+    api_hand(client, partnership, {"tables": [
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20},
+        {"outcome": "dead"},
+    ]})
+    remi = api_game(client, "remi", ["Ann", "Bob"])
+    api_hand(client, remi, {"went_out": None,
+                            "players": [{"plus": 20, "minus": 30}, {"plus": 0, "minus": 40}]})
+    assert [(href, title) for _, href, title in rules_cited(client, partnership["id"])] == [
+        (None, None), (f"/g/{partnership['id']}/rules#teams", "Partnership: two tables")]
+    assert [(href, title) for _, href, title in rules_cited(client, remi["id"])] == [
+        (None, None), (f"/g/{remi['id']}/rules#remi-scoring", "Scoring a deal")]

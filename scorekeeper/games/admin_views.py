@@ -11,8 +11,10 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
 from ..models import Change, Game
+from ..rulecards.content import game_card
 from ..variants import Variant
-from ..variants.wording import Clause, change_sentence
+from ..variants.replay import game_rules
+from ..variants.wording import Clause, change_sentence, entry_inputs
 from . import access, bp, service
 from .common import by, load, locked, to_sheet
 from .forms import EmptyForm, PinForm, SetPinForm
@@ -24,7 +26,11 @@ def history(game_id: str) -> str:
     game, variant = load(game_id)
     changes = list(game.changes)
     editable = access.can_edit(game)
-    entries = [(change, _sentence(game, variant, change)) for change in reversed(changes)]
+    card = {rule.anchor: rule for rule in game_card(variant.name, game_rules(game)).items}
+    entries = [
+        (change, _sentence(game, variant, change), card.get(_rule(game, variant, change)))
+        for change in reversed(changes)
+    ]
     return render_template(
         "games/history.html",
         game=game,
@@ -44,6 +50,15 @@ def _sentence(game: Game, variant: Variant, change: Change) -> str:
     return change_sentence(
         change.action, change.hand_number, variant.hand_word, change.before, change.after, describe
     )
+
+
+def _rule(game: Game, variant: Variant, change: Change) -> str:
+    """The rule a hand's entry applied (its anchor on the game's card); ``""`` for the
+    other entries."""
+    if change.hand_number is None:
+        return ""
+    inputs = entry_inputs(change.action, change.before, change.after)
+    return variant.rule_applied(game, inputs) if inputs is not None else ""
 
 
 @bp.route("/g/<game_id>/unlock", methods=["GET", "POST"])

@@ -15,8 +15,11 @@ from typing import Any, ClassVar, Protocol
 from flask_wtf import FlaskForm
 
 from ..charts.race import Race
+from ..hands.inputs import score_hand
 from ..models import Game, GameData
 from ..scoring import Rules
+from ..scoring.citations import outcome_rule
+from .replay import game_rules
 from .wording import Clause, gin_clauses
 
 
@@ -122,6 +125,19 @@ class Variant:
         """What a hand's stored inputs say, in words (``variants/wording.py``): by default a
         gin hand between the game's two players."""
         return gin_clauses(inputs, game.players)
+
+    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+        """The rule card anchor (``/g/<id>/rules#<anchor>``) a hand's stored inputs turn
+        on, for its history entries: by default how the gin hand ended, as the engine
+        scores it (a knock with more deadwood is an undercut); ``""`` when the inputs
+        cannot be scored."""
+        try:
+            result = score_hand(game_rules(game), inputs).result
+        except (KeyError, TypeError, ValueError, AttributeError):  # odd imported inputs
+            return ""
+        return outcome_rule(
+            result.outcome, result.knocker.deadwood_points, result.defender.deadwood_points
+        )
 
     # --- JSON -----------------------------------------------------------------------
     def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:

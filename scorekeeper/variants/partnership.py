@@ -175,6 +175,10 @@ class PartnershipVariant(Variant):
             ]
         return found
 
+    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+        """A deal nets its two tables' hands: the partnership rule."""
+        return "teams"
+
     def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""
         rules = game_rules(game)

@@ -239,6 +239,10 @@ class RemiVariant(Variant):
         """A deal in words: who went out, each player's plus and minus or his cards."""
         return remi_clauses(inputs, game.players)
 
+    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+        """A deal is scored plus its combinations, minus the rest: the scoring of a deal."""
+        return "remi-scoring"
+
     def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""
         score_deal(game_rules(game), game.players, inputs)

@@ -263,6 +263,14 @@ def _joined(clauses: Sequence[Clause]) -> str:
     return str(_("; ")).join(parts)
 
 
+def entry_inputs(
+    action: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None
+) -> Mapping[str, Any] | None:
+    """The inputs a hand's history entry is about: what was added, corrected into or
+    restored; what was deleted or undone."""
+    return after if action in ("add", "edit", "restore") else before
+
+
 def details(
     action: str,
     before: Mapping[str, Any] | None,
@@ -281,7 +289,7 @@ def details(
             if key not in kept
         ]
         return _joined(shown)
-    inputs = after if action in ("add", "restore") else before
+    inputs = entry_inputs(action, before, after)
     return _joined(describe(inputs)) if inputs is not None else ""
 
 
