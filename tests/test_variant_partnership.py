@@ -455,3 +455,24 @@ def test_api_accepts_one_table_with_cards_the_other_quick(client: FlaskClient) -
     data = state(client, created["id"])
     assert [t["mode"] for t in data["hands"][0]["inputs"]["tables"]] == ["cards", "quick"]
     assert data["totals"] == [0, 37]
+
+
+def test_a_deals_net_and_its_tables_steps_link_their_rules(client: FlaskClient) -> None:
+    game = new_partnership(client)
+    for deal in DEALS[:4]:
+        assert enter(client, game, deal).status_code == 302
+    rules = f"/g/{game}/rules"
+    leads = {}
+    for number in (1, 2, 4):
+        page = client.get(f"/g/{game}/hands/{number}").get_data(as_text=True)
+        leads[number] = re.search(r'<p class="lead">(.*?)</p>', page, re.S).group(1)
+    assert leads == {
+        1: f'Ann &amp; Cid won both hands: 10 + 45 = 55 <a class="rule-ref" href="{rules}#teams">'
+           "rule</a>",
+        2: f'Bob &amp; Dan won by 10: 30 − 20 <a class="rule-ref" href="{rules}#teams">rule</a>',
+        4: f'Level deal: no points, no box. <a class="rule-ref" href="{rules}#teams">rule</a>',
+    }
+    # Deal 4's first table, entered as totals: an undercut on equal deadwood, step by step.
+    table = page.split('<section class="table-1">', 1)[1].split("</section>", 1)[0]
+    assert re.findall(r'<a class="rule-ref" href="([^"]+)">rule</a>', table) == [
+        f"{rules}#knock", f"{rules}#undercut"]
