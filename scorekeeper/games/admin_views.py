@@ -11,9 +11,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
 from ..models import Change, Game
-from ..rulecards.content import game_card
 from ..variants import Variant
-from ..variants.replay import game_rules
 from ..variants.wording import Clause, change_sentence, entry_inputs
 from . import access, bp, service
 from .common import by, load, locked, to_sheet
@@ -26,9 +24,8 @@ def history(game_id: str) -> str:
     game, variant = load(game_id)
     changes = list(game.changes)
     editable = access.can_edit(game)
-    card = {rule.anchor: rule for rule in game_card(variant.name, game_rules(game)).items}
     entries = [
-        (change, _sentence(game, variant, change), card.get(_rule(game, variant, change)))
+        (change, _sentence(game, variant, change), _rule(game, variant, change))
         for change in reversed(changes)
     ]
     return render_template(

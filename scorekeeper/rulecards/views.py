@@ -35,6 +35,14 @@ def _paper() -> str | tuple[str, int]:
     return PAPER[options.size.data]
 
 
+@bp.app_template_global()
+def game_rule_titles(game: Game) -> dict[str, str]:
+    """The titles of the rules on a game's own card, by anchor: a page that cites a rule
+    of the game (its history) names it."""
+    card = game_card(game.variant, Rules.from_dict(game.rules))
+    return {rule.anchor: rule.title for rule in card.items}
+
+
 @bp.get("/rules")
 def index() -> str:
     """Every rule card: the presets of gin and the other kinds of game."""
