@@ -1,0 +1,209 @@
+"""A 360 px phone in English, Persian and Russian: the card picker keeps each suit in two
+rows, the group page's period shows its whole choice, table headings break between words
+only, and a Russian three-hand sheet with long names does not scroll sideways.
+Screenshots: test-output/browser/narrow/."""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import OUTPUT
+from tests.browser.test_layout import LANGUAGES, api, pages
+from tests.layout import hands
+from tests.test_i18n import compile_catalogs
+
+pytestmark = [pytest.mark.browser, pytest.mark.once]
+
+WIDTH = 360
+
+
+@pytest.fixture
+def narrow(browser: Any) -> Iterator[Any]:
+    """``narrow(language)``: a page in a 360 px phone reading ``language``."""
+    compile_catalogs()
+    contexts: list[Any] = []
+
+    def make(language: str) -> Any:
+        context = browser.new_context(
+            viewport={"width": WIDTH, "height": 780}, device_scale_factor=1,
+            locale=LANGUAGES[language], extra_http_headers={"Accept-Language": language},
+        )
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+def shot(page: Any, name: str) -> None:
+    folder = OUTPUT / "narrow"
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+
+
+# The distinct tops of each suit's buttons, and their smallest width and height.
+SUIT_ROWS_JS = """() => [...document.querySelectorAll(".picker-suit")].map((suit) => {
+  const boxes = [...suit.querySelectorAll("button")].map((b) => b.getBoundingClientRect());
+  return {rows: new Set(boxes.map((r) => Math.round(r.top))).size,
+          width: Math.min(...boxes.map((r) => r.width)),
+          height: Math.min(...boxes.map((r) => r.height))};
+})"""
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_each_suit_of_the_picker_takes_two_rows(
+    live_url: str, narrow: Any, language: str
+) -> None:
+    """Wherever cards are entered one by one — the checkers of gin and Remi, a game's
+    card-by-card entry (gin, partnership's two tables, Remi): thirteen cards in two rows,
+    every card a target of 24 px or more (WCAG 2.2)."""
+    page = narrow(language)
+    players = ["Ann", "Bob", "Cid", "Dan"]
+    gin = api(f"{live_url}/api/v1/games", {"variant": "gin", "players": players[:2]})
+    four = api(f"{live_url}/api/v1/games", {"variant": "partnership", "players": players})
+    remi = api(f"{live_url}/api/v1/games", {"variant": "remi", "players": players})
+    for name, path, edit_url in (
+        ("check", "/check", None),
+        ("remi-check", "/remi/check", None),
+        ("gin-cards", f"/g/{gin['id']}/hands/new", gin["edit_url"]),
+        ("partnership-cards", f"/g/{four['id']}/hands/new", four["edit_url"]),
+        ("remi-cards", f"/g/{remi['id']}/hands/new", remi["edit_url"]),
+    ):
+        if edit_url:
+            page.goto(edit_url)
+        page.goto(live_url + path)
+        expect(page.locator("[data-picker]")).to_be_visible()
+        suits = page.evaluate(SUIT_ROWS_JS)
+        assert len(suits) == 4
+        shot(page, f"picker-{name}-{language}")
+        for suit in suits:
+            assert suit["rows"] <= 2, f"{name}: a suit takes {suit['rows']} rows"
+            assert suit["width"] >= 24 and suit["height"] >= 24, f"{name}: {suit}"
+
+
+def russian_group(live_url: str) -> dict[str, Any]:
+    """A group of four with a gin game played, made through the API."""
+    players = ["Александра", "Борислав", "Святослав", "Дмитрий"]
+    group = api(f"{live_url}/api/v1/groups", {"name": "Пятница", "players": players})
+    game = api(f"{live_url}/api/v1/games", {"players": players[:2], "group": group["id"]},
+               group["edit_secret"])
+    api(f"{live_url}/api/v1/games/{game['id']}/hands",
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 24},
+        game["edit_secret"])
+    return group
+
+
+# The options of a select that its box cuts short (every option, or the chosen one): a
+# copy of the select holding that option alone and as wide as it needs (width: auto) is
+# wider than the select.
+CUT_OPTIONS_JS = """([select, every]) => {
+  const width = select.getBoundingClientRect().width;
+  const cut = [];
+  for (const option of every ? select.options : [select.selectedOptions[0]]) {
+    const copy = select.cloneNode(false);
+    copy.removeAttribute("id");
+    copy.style.width = "auto";
+    copy.append(new Option(option.text));
+    select.after(copy);
+    const needed = copy.getBoundingClientRect().width;
+    copy.remove();
+    if (needed > width + 0.5) {
+      cut.push(`${option.text}: ${Math.round(needed)} px in ${Math.round(width)}`);
+    }
+  }
+  return cut;
+}"""
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_every_choice_of_the_group_filters_shows_whole(
+    live_url: str, narrow: Any, language: str
+) -> None:
+    """The period («За всё время», «Последние 12 месяцев») on the group's page and on a
+    player's: every choice shows in full in its select; so does what every other select
+    there shows (the kind of game, the payer and payee of the editor's payment form)."""
+    group = russian_group(live_url)
+    page = narrow(language)
+    page.goto(group["edit_url"])
+    player = urllib.parse.quote("Александра")
+    for where, path in (("group", f"/groups/{group['id']}"),
+                        ("player", f"/groups/{group['id']}/players/{player}")):
+        page.goto(live_url + path)
+        selects = page.locator("select")
+        assert selects.count() >= 2
+        cut = {}
+        for i in range(selects.count()):
+            select = selects.nth(i)
+            name = select.get_attribute("name")
+            found = page.evaluate(CUT_OPTIONS_JS, [select.element_handle(), name == "period"])
+            if found:
+                cut[name] = found
+        shot(page, f"{where}-{language}")
+        assert cut == {}, where
+
+
+# The words of table headings that run over two lines or more: each word's boxes (a
+# Range over it) lie on more than one line. A heading's text is its words; every table
+# of the page counts.
+SPLIT_WORDS_JS = """() => {
+  const split = [];
+  for (const th of document.querySelectorAll("thead th")) {
+    if (!th.checkVisibility()) continue;
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
+        if (lines.size > 1) split.push(match[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+def test_russian_headings_break_between_words_only(live_url: str, narrow: Any) -> None:
+    """Every page with a table, as test_layout opens them, and a group of long names at
+    360 px in Russian: no word of a heading («Партии», «Побед», «Разница», a player's
+    name) is cut over two lines."""
+    page = narrow("ru")
+    group = russian_group(live_url)["id"]
+    player = urllib.parse.quote("Александра")
+    long_names = [("long-names-group", f"/groups/{group}"),
+                  ("long-names-player", f"/groups/{group}/players/{player}")]
+    split = {}
+    for name, path in [*pages(live_url, "ru"), *long_names]:
+        page.goto(live_url + path)
+        found = page.evaluate(SPLIT_WORDS_JS)
+        if found:
+            split[name] = found
+            shot(page, f"split-{name}-ru")
+    assert split == {}, json.dumps(split, ensure_ascii=False)
+
+
+def test_a_russian_three_hand_sheet_with_long_names_fits(live_url: str, narrow: Any) -> None:
+    """Александра, Борислав and Святослав at three-hand gin, four hands played: neither
+    the page nor the sheet is wider than the 360 px screen, and the names heading the
+    columns are whole."""
+    game = api(f"{live_url}/api/v1/games", {
+        "variant": "three_hand", "players": ["Александра", "Борислав", "Святослав"]})
+    for hand in hands("three_hand"):
+        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
+    page = narrow("ru")
+    for edit in (False, True):
+        if edit:
+            page.goto(game["edit_url"])  # the editor's sheet has the hand's form under it
+        page.goto(f"{live_url}/g/{game['id']}")
+        shot(page, f"three-hand-ru{'-edit' if edit else ''}")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= WIDTH
+        assert page.locator("#sheet").evaluate("(t) => t.getBoundingClientRect().right") <= WIDTH
+        assert page.evaluate(SPLIT_WORDS_JS) == []
