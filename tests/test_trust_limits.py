@@ -129,9 +129,10 @@ def test_the_limits_come_from_the_environment(
     monkeypatch.delenv("SCOREKEEPER_RATELIMIT_CREATE")
     from scorekeeper import create_app
 
-    assert create_app({"TESTING": True, "SECRET_KEY": "t",
-                       "DATABASE_URL": app.config["DATABASE_URL"]}).config[
-        "RATELIMIT_ENABLED"] is False
+    plain = create_app({"TESTING": True, "SECRET_KEY": "t",
+                        "DATABASE_URL": app.config["DATABASE_URL"]})
+    plain.extensions["scorekeeper.engine"].dispose()  # its connection, closed now
+    assert plain.config["RATELIMIT_ENABLED"] is False
 
 
 def test_an_app_without_settings_limits_creation() -> None:

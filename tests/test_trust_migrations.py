@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import gc
-import warnings
 from collections.abc import Iterator
 
 import pytest
@@ -24,13 +22,6 @@ TABLES = {"games", "hands", "changes", "submissions", "groups", "payments"}
 
 @pytest.fixture
 def engine(database_url: str) -> Iterator[Engine]:
-    # Loading every migration makes enough objects for a full garbage collection, which
-    # finalises whatever earlier tests of the worker left behind: a psycopg connection
-    # left open elsewhere would warn inside these tests. Collected here first, the
-    # warning is not these tests' own.
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ResourceWarning)
-        gc.collect()
     engine = make_engine(database_url)
     yield engine
     engine.dispose()
