@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import re
+import unicodedata
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from pypdf import PdfReader
 
 
 def new_game(
@@ -83,3 +86,16 @@ def keep_printed_html(monkeypatch: pytest.MonkeyPatch, *, typeset: bool) -> list
 
     monkeypatch.setattr(render, "html_to_pdf", keep)
     return seen
+
+
+def pdf_text(data: bytes) -> str:
+    """Every page's text: figure spaces as plain spaces, left-to-right marks dropped,
+    Arabic presentation forms folded back to letters (NFKC)."""
+    assert data.startswith(b"%PDF"), data[:40]
+    text = "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(data)).pages)
+    return unicodedata.normalize("NFKC", text.replace("\u2007", " ").replace("\u200e", ""))
+
+
+def pdf_lines(data: bytes) -> list[str]:
+    """The PDF's text lines, runs of spaces folded."""
+    return [" ".join(line.split()) for line in pdf_text(data).splitlines()]

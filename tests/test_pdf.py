@@ -12,18 +12,11 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import new_game, quick, win
+from helpers import new_game, pdf_text, quick, win
 from pypdf import PdfReader
 
 A4 = (595, 842)
 LETTER = (612, 792)
-
-
-def pdf_text(data: bytes) -> str:
-    """Every page's text, figure spaces as plain spaces, Arabic presentation forms undone."""
-    reader = PdfReader(io.BytesIO(data))
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
 
 
 def page_size(data: bytes) -> tuple[int, int]:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from helpers import pdf_text
 
 # RULES.md §8: target 100, game 100, box 25; hand points given (seat 0 = A, seat 1 = B).
 EXAMPLE = [(0, 20), (1, 15), (0, 30), (0, 40), (1, 35), (0, 25), (0, 10), (0, 30)]
@@ -298,17 +299,6 @@ def test_rematch_lets_the_match_loser_deal(client: FlaskClient) -> None:
 
 
 # --- print ------------------------------------------------------------------------------
-
-
-def pdf_text(data: bytes) -> str:
-    import io
-    import unicodedata
-
-    from pypdf import PdfReader
-
-    assert data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
 
 
 def test_the_printed_sheet_holds_names_points_and_every_games_finals(

@@ -3,15 +3,13 @@ an ace allows gin only (or a knock with 1), a spade upcard doubles the hand."""
 
 from __future__ import annotations
 
-import io
 import re
-import unicodedata
 from html import unescape
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from pypdf import PdfReader
+from helpers import pdf_lines
 
 
 def new_oklahoma(client: FlaskClient, preset: str = "oklahoma", **extra: Any) -> str:
@@ -240,13 +238,6 @@ def test_cards_with_the_upcard(client: FlaskClient) -> None:
 
 
 # -- printing ----------------------------------------------------------------------------
-
-
-def pdf_lines(data: bytes) -> list[str]:
-    """The PDF's text lines, figure spaces as plain spaces, runs of spaces folded."""
-    reader = PdfReader(io.BytesIO(data))
-    text = unicodedata.normalize("NFKC", "\n".join(p.extract_text() for p in reader.pages))
-    return [" ".join(line.replace("\u2007", " ").split()) for line in text.splitlines()]
 
 
 def test_the_printed_sheet_shows_each_upcard_and_the_doubling(client: FlaskClient) -> None:

@@ -22,6 +22,7 @@ import re
 from typing import Any
 
 from flask.testing import FlaskClient
+from helpers import pdf_text
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
 
@@ -285,17 +286,6 @@ def test_card_mode_errors_stay_at_their_table(client: FlaskClient) -> None:
     page = response.get_data(as_text=True)
     assert "AS 2S 3S 4S 4H 5H 6H 7D 8D" in page
     assert state(client, game)["hands"] == []
-
-
-def pdf_text(data: bytes) -> str:
-    import io
-    import unicodedata
-
-    from pypdf import PdfReader
-
-    assert data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
 
 
 def test_the_printed_sheet_holds_teams_tables_points_and_finals(

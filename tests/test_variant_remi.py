@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from helpers import pdf_text
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
 # RULES.md §8's Remi deal; Bob holds seed 002's hand (−10).
@@ -609,17 +610,6 @@ def test_api_errors(client: FlaskClient, body: dict[str, Any], where: str) -> No
 
 
 # --- print ------------------------------------------------------------------------------
-
-
-def pdf_text(data: bytes) -> str:
-    import io
-    import unicodedata
-
-    from pypdf import PdfReader
-
-    assert data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return unicodedata.normalize("NFKC", text.replace("\u2007", " ").replace("\u200e", ""))
 
 
 def render(app: Any, template: str, **context: Any) -> bytes:

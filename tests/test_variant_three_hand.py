@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from helpers import pdf_lines
 
 X, Y, Z = 0, 1, 2
 BOX, CAPTAIN = 0, 1
@@ -272,22 +273,6 @@ def test_rematch_puts_the_winner_in_the_box(client: FlaskClient) -> None:
     response = client.post(f"/g/{game}/rematch")
     new = response.headers["Location"].rsplit("/", 1)[-1]
     assert state(client, new)["setup"] == {"box": Z, "captain": X}
-
-
-def pdf_text(data: bytes) -> str:
-    import io
-    import unicodedata
-
-    from pypdf import PdfReader
-
-    assert data.startswith(b"%PDF")
-    text = "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return unicodedata.normalize("NFKC", text.replace("\u2007", " "))
-
-
-def pdf_lines(data: bytes) -> list[str]:
-    """The PDF's text lines with runs of spaces folded."""
-    return [" ".join(line.split()) for line in pdf_text(data).splitlines()]
 
 
 def test_the_printed_sheet_holds_names_roles_points_and_finals(
