@@ -88,7 +88,7 @@ def _filters() -> tuple[FilterForm, str, int | None]:
     form = FilterForm(request.args)
     form.kind.choices = [
         SelectChoice("", _("Every kind")),
-        *(SelectChoice(v.name, v.label) for v in VARIANTS.values()),
+        *(SelectChoice(v.name, v.short_label) for v in VARIANTS.values()),
     ]
     kind = request.args.get("kind", "")
     period = request.args.get("period", "")

@@ -40,6 +40,7 @@ class Variant:
 
     name: ClassVar[str]
     label: ClassVar[Any]  # a lazy string
+    short_label: ClassVar[Any]  # the name alone, for a narrow choice (a group's filter)
     player_counts: ClassVar[tuple[int, ...]] = (2,)
     presets: ClassVar[tuple[str, ...]] = ("classic", "russian", "pagat", "modern")
     default_preset: ClassVar[str] = "classic"

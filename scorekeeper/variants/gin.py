@@ -68,6 +68,7 @@ class GinVariant(Variant):
 
     name: ClassVar[str] = "gin"
     label: ClassVar[Any] = _l("Gin rummy (two players)")
+    short_label: ClassVar[Any] = _l("Gin rummy")
     sheet_template = "games/gin/sheet.html"
     quick_template = "games/gin/quick_fields.html"
     card_template = "games/gin/card_fields.html"
@@ -177,6 +178,7 @@ class OklahomaVariant(GinVariant):
 
     name: ClassVar[str] = "oklahoma"
     label: ClassVar[Any] = _l("Oklahoma gin")
+    short_label: ClassVar[Any] = _l("Oklahoma gin")
     presets: ClassVar[tuple[str, ...]] = ("oklahoma", "classic", "russian", "pagat", "modern")
     default_preset: ClassVar[str] = "oklahoma"
 

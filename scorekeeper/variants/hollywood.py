@@ -94,6 +94,7 @@ class HollywoodVariant(GinVariant):
 
     name: ClassVar[str] = "hollywood"
     label: ClassVar[Any] = _l("Hollywood gin (three games at once)")
+    short_label: ClassVar[Any] = _l("Hollywood gin")
     presets: ClassVar[tuple[str, ...]] = ("russian", "classic", "pagat", "modern", "oklahoma")
     default_preset: ClassVar[str] = "russian"
     sheet_template = "games/hollywood/sheet.html"

@@ -131,6 +131,7 @@ class PartnershipVariant(Variant):
 
     name: ClassVar[str] = "partnership"
     label: ClassVar[Any] = _l("Partnership gin (four players)")
+    short_label: ClassVar[Any] = _l("Partnership gin")
     player_counts: ClassVar[tuple[int, ...]] = (4,)
     presets: ClassVar[tuple[str, ...]] = ("partnership", "russian", "classic", "pagat", "modern")
     default_preset: ClassVar[str] = "partnership"

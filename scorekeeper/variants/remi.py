@@ -193,6 +193,7 @@ class RemiVariant(Variant):
 
     name: ClassVar[str] = "remi"
     label: ClassVar[Any] = _l("Indonesian Remi (2–4 players)")
+    short_label: ClassVar[Any] = _l("Indonesian Remi")
     player_counts: ClassVar[tuple[int, ...]] = (2, 3, 4)
     presets: ClassVar[tuple[str, ...]] = ("remi",)
     default_preset: ClassVar[str] = "remi"

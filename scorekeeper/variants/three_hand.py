@@ -94,6 +94,7 @@ class ThreeHandVariant(GinVariant):
 
     name: ClassVar[str] = "three_hand"
     label: ClassVar[Any] = _l("Three-hand gin")
+    short_label: ClassVar[Any] = _l("Three-hand gin")
     player_counts: ClassVar[tuple[int, ...]] = (3,)
     presets: ClassVar[tuple[str, ...]] = ("three_hand", "classic", "russian", "pagat", "modern")
     default_preset: ClassVar[str] = "three_hand"

@@ -126,9 +126,10 @@ CUT_OPTIONS_JS = """([select, every]) => {
 def test_every_choice_of_the_group_filters_shows_whole(
     live_url: str, narrow: Any, language: str
 ) -> None:
-    """The period («За всё время», «Последние 12 месяцев») on the group's page and on a
-    player's: every choice shows in full in its select; so does what every other select
-    there shows (the kind of game, the payer and payee of the editor's payment form)."""
+    """The period («За всё время», «Последние 12 месяцев») and the kind of game («Индонезийское
+    Реми») on the group's page and on a player's: every choice shows in full in its
+    select; so does what every other select there shows (the payer and payee of the
+    editor's payment form)."""
     group = russian_group(live_url)
     page = narrow(language)
     page.goto(group["edit_url"])
@@ -142,7 +143,8 @@ def test_every_choice_of_the_group_filters_shows_whole(
         for i in range(selects.count()):
             select = selects.nth(i)
             name = select.get_attribute("name")
-            found = page.evaluate(CUT_OPTIONS_JS, [select.element_handle(), name == "period"])
+            found = page.evaluate(CUT_OPTIONS_JS, [select.element_handle(),
+                                                     name in ("period", "kind", "variant")])
             if found:
                 cut[name] = found
         shot(page, f"{where}-{language}")
