@@ -40,8 +40,9 @@ def post(client: FlaskClient, data: dict[str, str]) -> tuple[int, str]:
 
 
 def text(page: str) -> str:
-    """The page's visible text, whitespace collapsed."""
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", page))
+    """The page's visible text (names' invisible isolates dropped), whitespace collapsed."""
+    seen = re.sub(r"<[^>]+>", " ", page).replace("\u2068", "").replace("\u2069", "")
+    return re.sub(r"\s+", " ", seen)
 
 
 def scores(page: str) -> dict[str, str]:

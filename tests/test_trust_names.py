@@ -306,11 +306,11 @@ def test_a_group_stored_before_the_checks_still_opens(app: Flask, client: FlaskC
 
 # -- isolation --------------------------------------------------------------------------
 
-# Sentences worded in Python (the engine's explanations, the history's sentences, a
-# chart's description, the printed sheet's lines) carry names the templates do not
-# print themselves.
+# Sentences worded in Python (the history's sentences, a chart's description, the
+# printed sheet's lines) carry names the templates do not print themselves. (The
+# engine's explanations isolate theirs: they are checked with the rest of the page.)
 WORDED_IN_PYTHON = re.compile(
-    r'<ol class="explanation">.*?</ol>|<p class="change">.*?</p>|<desc[^>]*>.*?</desc>'
+    r'<p class="change">.*?</p>|<desc[^>]*>.*?</desc>'
     r'|<p class="steps">.*?</p>|<span class="line[^"]*">.*?</span>', re.S)
 ATTRIBUTE = re.compile(r'\s[\w-]+="[^"]*"')  # a value no one reads on the page
 
@@ -386,5 +386,7 @@ def test_a_right_to_left_name_is_isolated_in_the_pdf(
     # The override turns "Ann" round inside its isolate only: the amount still reads
     # 1.18 after "pays", not "81.1" (and the winner's line keeps its margin).
     assert paid[0].startswith("Zed pays ") and paid[0].endswith("€1.18"), paid[0]
+    # The heading's result and the settlement's step: the name turned round inside
+    # its isolate, the rest of each line as written.
     won = [line for line in lines if "wins by" in line]
-    assert len(won) == 1 and won[0].endswith("wins by 118"), won
+    assert won == ["nnA wins by 118", "4. nnA wins by 118 (118 − 0)."], won

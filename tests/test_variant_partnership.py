@@ -127,7 +127,7 @@ def test_worked_example_through_the_pages(client: FlaskClient) -> None:
     assert f'action="/g/{game}/hands"' not in page
     shown = client.get(f"/g/{game}/hands/2").get_data(as_text=True)
     assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in shown
-    assert "Bob &amp; Dan won by 10" in shown
+    assert "\u2068Bob &amp; Dan\u2069 won by 10" in shown
 
 
 def test_worked_example_through_the_api(client: FlaskClient) -> None:
@@ -457,9 +457,10 @@ def test_a_deals_net_and_its_tables_steps_link_their_rules(client: FlaskClient) 
         page = client.get(f"/g/{game}/hands/{number}").get_data(as_text=True)
         leads[number] = re.search(r'<p class="lead">(.*?)</p>', page, re.S).group(1)
     assert leads == {
-        1: f'Ann &amp; Cid won both hands: 10 + 45 = 55 <a class="rule-ref" href="{rules}#teams">'
-           "rule</a>",
-        2: f'Bob &amp; Dan won by 10: 30 − 20 <a class="rule-ref" href="{rules}#teams">rule</a>',
+        1: "\u2068Ann &amp; Cid\u2069 won both hands: 10 + 45 = 55 "
+           f'<a class="rule-ref" href="{rules}#teams">rule</a>',
+        2: "\u2068Bob &amp; Dan\u2069 won by 10: 30 − 20 "
+           f'<a class="rule-ref" href="{rules}#teams">rule</a>',
         4: f'Level deal: no points, no box. <a class="rule-ref" href="{rules}#teams">rule</a>',
     }
     # Deal 4's first table, entered as totals: an undercut on equal deadwood, step by step.

@@ -124,8 +124,10 @@ def field_errors(page: str, field_id: str) -> list[str]:
 
 
 def text(page: str) -> str:
-    """The page's text: tags dropped, entities decoded, spaces collapsed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
+    """The page's text: tags dropped, entities decoded, names' invisible isolates
+    (U+2068, U+2069) dropped, spaces collapsed."""
+    seen = html.unescape(re.sub(r"<[^>]+>", "", page))
+    return " ".join(seen.replace("\u2068", "").replace("\u2069", "").split())
 
 
 def field_messages(page: str) -> list[str]:

@@ -36,9 +36,10 @@ from wtforms.validators import InputRequired, NumberRange, Optional, StopValidat
 
 from ..i18n import ltr_sums, say, text_direction, translate
 from ..models import new_token
+from ..names import isolated
 from ..scoring.cards import DECK, Card, CardError, parse_cards
 from ..scoring.errors import HandError
-from ..scoring.explain import Step, describe
+from ..scoring.explain import Step, describe, step_of
 from ..scoring.layoffs import Layoff
 
 MAX_TEXT = 300  # ten cards in the longest notation and some separators fit easily
@@ -295,7 +296,8 @@ def _card_html(card: Card) -> Markup:
 
 
 def show_html(value: Any) -> Markup:
-    """A step parameter as HTML: cards as card chips, melds as groups of chips."""
+    """A step parameter as HTML: cards as card chips, melds as groups of chips, a name
+    (any other text) isolated (U+2068…U+2069), as on pages and in prints alike."""
     if isinstance(value, Card):
         return _card_html(value)
     cards = _cards_of(value)
@@ -308,6 +310,8 @@ def show_html(value: Any) -> Markup:
         if all(_cards_of(v) is not None for v in value):  # melds
             return Markup(" ").join(Markup('<span class="meld">{}</span>').format(s) for s in shown)
         return Markup(" ").join(shown)
+    if isinstance(value, str) and step_of(value) is None:
+        return escape(isolated(value))  # a name: its direction stays its own
     return escape(describe(value))
 
 

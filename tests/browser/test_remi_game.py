@@ -58,5 +58,6 @@ def test_a_remi_deal_with_cards_on_a_phone(live_url: str, phone: Any) -> None:
 
     page.locator("#hand-1 a").first.click()
     page.wait_for_load_state()
-    expect(page.locator("main")).to_contain_text("Ann went out discarding A♦")
+    # The name is isolated in its step (U+2068…U+2069).
+    expect(page.locator("main")).to_contain_text("\u2068Ann\u2069 went out discarding A♦")
     phone.shot("5-deal-1")
