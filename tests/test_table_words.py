@@ -119,8 +119,8 @@ def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
         def first(inputs: dict[str, Any]) -> str:
             return say(gin_clauses(inputs, ["Ali", "Bob"])[0].message).split(":")[0]
 
-        assert [first(gin), first(knock), first(big_gin)] == [
-            "Ali went gin", "Ali knocked", "Ali went big gin"]
+        assert [first(gin), first(knock), first(big_gin)] == [  # the name isolated
+            "\u2068Ali\u2069 went gin", "\u2068Ali\u2069 knocked", "\u2068Ali\u2069 went big gin"]
 
 
 def test_printed_sheets_name_their_rules_in_the_readers_language(client: FlaskClient) -> None:

@@ -306,12 +306,12 @@ def test_a_group_stored_before_the_checks_still_opens(app: Flask, client: FlaskC
 
 # -- isolation --------------------------------------------------------------------------
 
-# Sentences worded in Python (the history's sentences, a chart's description, the
-# printed sheet's lines) carry names the templates do not print themselves. (The
-# engine's explanations isolate theirs: they are checked with the rest of the page.)
+# Sentences worded in Python (a chart's description, the printed sheet's lines) carry
+# names the templates do not print themselves. (The engine's explanations and the
+# history's sentences isolate theirs: they are checked with the rest of the page.)
 WORDED_IN_PYTHON = re.compile(
-    r'<p class="change">.*?</p>|<desc[^>]*>.*?</desc>'
-    r'|<p class="steps">.*?</p>|<span class="line[^"]*">.*?</span>', re.S)
+    r'<desc[^>]*>.*?</desc>|<p class="steps">.*?</p>|<span class="line[^"]*">.*?</span>',
+    re.S)
 ATTRIBUTE = re.compile(r'\s[\w-]+="[^"]*"')  # a value no one reads on the page
 
 

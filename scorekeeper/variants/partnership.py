@@ -32,6 +32,7 @@ from ..hands.entry import card_inputs as table_card_inputs
 from ..hands.inputs import ScoredHand, score_hand
 from ..jsonbody import ApiError, explanation_json, fail, list_at, object_at
 from ..models import Game, GameData, new_token
+from ..names import isolated
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
@@ -167,8 +168,8 @@ class PartnershipVariant(Variant):
             group = Message(
                 N_("table {table} ({first} v {second})"),
                 table=index + 1,
-                first=names[0],
-                second=names[1],
+                first=isolated(names[0]),
+                second=isolated(names[1]),
             )
             found += [
                 Clause(f"tables.{index}.{clause.key}", clause.message, group)

@@ -20,6 +20,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ..i18n import say
+from ..names import isolated
 from ..scoring import best_arrangement
 from ..scoring.cards import Card, CardError
 from ..scoring.explain import N_, Message
@@ -83,10 +84,12 @@ def _number(value: Any) -> int | None:
 
 
 def _name(names: Sequence[Any], seat: Any) -> Any:
+    """The name at ``seat``, isolated (``names.isolated``): the sentence around it keeps
+    its direction whatever the name's."""
     index = _number(seat)
     if index is None or not 0 <= index < len(names):
         return None
-    return names[index]
+    return isolated(names[index])
 
 
 # --- a gin hand (two-player, Oklahoma, Hollywood, a three-hand hand, a partnership table) --
@@ -166,9 +169,10 @@ def remi_clauses(inputs: Mapping[str, Any], names: Sequence[str]) -> list[Clause
     cards_mode = inputs.get("mode") == "cards"
     if out is None:
         found.append(Clause("out", Message(N_("the stock ran out"))))
-    for seat, (name, entry) in enumerate(zip(names, entries, strict=False)):
+    for seat, entry in enumerate(entries[: len(names)]):
         if not isinstance(entry, Mapping):
             continue
+        name = _name(names, seat)
         if cards_mode:
             table, hand = groups(entry.get("table")), cards(entry.get("hand"))
             if table.groups:

@@ -135,7 +135,8 @@ def test_a_correction_and_an_undo_show_on_the_other_phone(
     expect(keeper.locator("#hand-1")).to_have_count(1)
     expect(watcher.locator("#hand-1 .num").first).to_have_text("+15", timeout=SOON)
     expect(history.locator(".history li").first).to_contain_text(
-        "Hand 1 added: Ann knocked with 5; Bob's deadwood 20.", timeout=SOON
+        "Hand 1 added: \u2068Ann\u2069 knocked with 5; \u2068Bob\u2069's deadwood 20.",  # isolated
+        timeout=SOON,
     )
 
     # A correction: Bob had 30, so Ann scores 25.

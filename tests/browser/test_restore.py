@@ -33,11 +33,12 @@ def test_undo_then_restore_a_card_hand(live_url: str, phone: Any) -> None:
     phone.shot("2-restored")
     page.locator("#hand-1 a").first.click()
     expect(page.locator("body")).to_contain_text("10♥")  # the cards came back too
-    # The history says it in words, with the cards by their symbols, and fits the phone.
+    # The history says it in words, with the cards by their symbols (and each name
+    # isolated), and fits the phone.
     page.goto(page.url.split("/hands/")[0] + "/history")
     expect(page.locator("li .change").first).to_have_text(
-        "Hand 1 restored: Bob went gin: A♠ 2♠ 3♠ 4♠ 4♥ 5♥ 6♥ 7♦ 8♦ 9♦; "
-        "Ann held 10♣ J♣ Q♣ K♣ 8♥ 8♣ 8♠ 5♦ 7♠ 10♥."
+        "Hand 1 restored: \u2068Bob\u2069 went gin: A♠ 2♠ 3♠ 4♠ 4♥ 5♥ 6♥ 7♦ 8♦ 9♦; "
+        "\u2068Ann\u2069 held 10♣ J♣ Q♣ K♣ 8♥ 8♣ 8♠ 5♦ 7♠ 10♥."
     )
     assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     phone.shot("3-history")
