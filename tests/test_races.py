@@ -160,7 +160,7 @@ def test_gin_page_draws_one_line_per_player_through_the_totals(client: FlaskClie
     desc = chart.find("svg:desc", NS)
     assert desc is not None and desc.text == (
         "Running totals after each hand; marked: the hands each player won. "
-        "Standing: Ann 55, Bob 20. Target: 100."
+        "Standing: \u2068Ann\u2069 55, \u2068Bob\u2069 20. Target: 100."  # names isolated
     )
 
 

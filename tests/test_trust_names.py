@@ -306,19 +306,14 @@ def test_a_group_stored_before_the_checks_still_opens(app: Flask, client: FlaskC
 
 # -- isolation --------------------------------------------------------------------------
 
-# Sentences worded in Python (a chart's description, the printed sheet's lines) carry
-# names the templates do not print themselves. (The engine's explanations and the
-# history's sentences isolate theirs: they are checked with the rest of the page.)
-WORDED_IN_PYTHON = re.compile(
-    r'<desc[^>]*>.*?</desc>|<p class="steps">.*?</p>|<span class="line[^"]*">.*?</span>',
-    re.S)
 ATTRIBUTE = re.compile(r'\s[\w-]+="[^"]*"')  # a value no one reads on the page
 
 
 def not_isolated(html: str, name: str) -> list[str]:
     """The places ``name`` is shown neither inside ``<bdi>`` nor between U+2068 and
-    U+2069 (with 30 characters of what is around it)."""
-    rest = ATTRIBUTE.sub("", WORDED_IN_PYTHON.sub("", html))
+    U+2069 (with 30 characters of what is around it), sentences worded in Python
+    (explanations, the history, the printed lines, a chart's description) included."""
+    rest = ATTRIBUTE.sub("", html)
     rest = rest.replace(f"<bdi>{name}</bdi>", "").replace(f"\u2068{name}\u2069", "")
     return [rest[max(0, m.start() - 30): m.end() + 30] for m in re.finditer(re.escape(name), rest)]
 

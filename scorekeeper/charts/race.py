@@ -16,6 +16,7 @@ from flask_babel import lazy_gettext as _l
 from markupsafe import Markup
 
 from ..i18n import text_direction
+from ..names import isolated
 from .lines import Series, line_chart
 
 # What a race shows, per kind of game (lazily translated: the variants hold them).
@@ -100,7 +101,9 @@ def race_chart(
     race: Race, chart_id: str, *, width: int = 320, height: int = 160, printing: bool = False
 ) -> Markup:
     """The race as inline SVG, with a description that reads the final standing aloud."""
-    standing = ", ".join(f"{s.label} {s.values[-1] if s.values else 0}" for s in race.series)
+    standing = ", ".join(
+        f"{isolated(s.label)} {s.values[-1] if s.values else 0}" for s in race.series
+    )
     description = " ".join(
         part
         for part in (
