@@ -383,6 +383,21 @@ PLURALS = {
             "few": "Учтены {n} законченные партии",
             "many": "Учтено {n} законченных партий",
         },
+        "In progress after %(num)d hand": {
+            "one": "Идёт игра: сыграна {n} раздача",
+            "few": "Идёт игра: сыграны {n} раздачи",
+            "many": "Идёт игра: сыграно {n} раздач",
+        },
+        "In progress after %(num)d deal": {
+            "one": "Идёт игра: сыграна {n} раздача",
+            "few": "Идёт игра: сыграны {n} раздачи",
+            "many": "Идёт игра: сыграно {n} раздач",
+        },
+        "In progress after %(num)d deal; %(name)s deals next.": {
+            "one": "Идёт игра: сыграна {n} раздача; следующим сдаёт Ann.",
+            "few": "Идёт игра: сыграны {n} раздачи; следующим сдаёт Ann.",
+            "many": "Идёт игра: сыграно {n} раздач; следующим сдаёт Ann.",
+        },
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -390,6 +405,10 @@ PLURALS = {
         "%(num)d hand": "{n} دست",
         "%(num)d hand won": "{n} دست برده",
         "%(num)d finished game counted": "{n} بازی تمام‌شده شمرده شد",
+        "In progress after %(num)d hand": "در جریان، پس از {n} دست",
+        "In progress after %(num)d deal": "در جریان، پس از {n} دست",
+        "In progress after %(num)d deal; %(name)s deals next.":
+            "در جریان، پس از {n} دست؛ دست بعدی را \u2068Ann\u2069 می‌دهد.",
     },
 }
 
@@ -409,7 +428,7 @@ def test_plurals_read_as_a_speaker_says_them(app: Any, lang: str) -> None:
     with app.test_request_context(), force_locale(lang):
         for singular, forms in PLURALS[lang].items():
             plural = plurals[singular]
-            spoken = [ngettext(singular, plural, n) for n in COUNTS]
+            spoken = [ngettext(singular, plural, n, name="Ann") for n in COUNTS]
             assert spoken == [said(lang, n, forms) for n in COUNTS], singular
 
 

@@ -67,6 +67,25 @@ def test_running_totals_and_dead_hands_are_on_the_sheet(client: FlaskClient) -> 
     assert "In progress after 4 hands" in "\n".join(lines)
 
 
+def test_a_sheet_in_progress_counts_its_hands_in_the_readers_grammar(
+    client: FlaskClient,
+) -> None:
+    """One hand is "1 hand", not "1 hands"; Russian agrees with 1, 2 and 5:
+    «сыграна 1 раздача», «сыграны 2 раздачи», «сыграно 5 раздач»."""
+    game_id = new_game(client, "classic")
+    said = {}
+    for hands in range(1, 6):
+        win(client, game_id, hands % 2, 10)
+        for lang in ("en", "ru"):
+            response = client.get(f"/g/{game_id}/sheet.pdf", headers={"Accept-Language": lang})
+            said[lang, hands] = " ".join(pdf_text(response.data).split())
+    assert "In progress after 1 hand " in said["en", 1] + " "
+    assert "In progress after 2 hands" in said["en", 2]
+    assert "Идёт игра: сыграна 1 раздача" in said["ru", 1]
+    assert "Идёт игра: сыграны 2 раздачи" in said["ru", 2]
+    assert "Идёт игра: сыграно 5 раздач" in said["ru", 5]
+
+
 @pytest.mark.parametrize("names", [("مریم", "Пётр"), ("Пётр", "مریم")])
 def test_persian_and_cyrillic_names_survive(client: FlaskClient, names: tuple[str, str]) -> None:
     game_id = new_game(client, "classic", names)
