@@ -656,3 +656,24 @@ def test_head_to_head_keeps_each_players_own_result_whatever_the_seat_order(
 
     assert against("Zoe") == [("Ann", "2", "2–0", "+210"), ("Max", "1", "1–0", "+125")]
     assert against("Ann") == [("Max", "1", "0–1", "-35"), ("Zoe", "2", "0–2", "-210")]
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "1 game imported."),
+                                             ("ru", "Импортирована 1 партия.")])
+def test_importing_a_group_of_one_game_says_one_game(
+    client: FlaskClient, lang: str, said: str
+) -> None:
+    import io
+
+    group = client.post("/api/v1/groups", json={"name": "Friday",
+                                                "players": ["Ann", "Bob"]}).get_json()
+    made = client.post("/api/v1/games", json={"players": ["Ann", "Bob"], "group": group["id"]},
+                       headers={"X-Edit-Secret": group["edit_secret"]})
+    assert made.status_code == 201, made.get_data(as_text=True)
+    exported = client.get(f"/groups/{group['id']}/export.json")
+    assert exported.status_code == 200
+    response = client.post("/import", data={"file": (io.BytesIO(exported.data), "group.json")},
+                           content_type="multipart/form-data", follow_redirects=True,
+                           headers={"Accept-Language": lang})
+    assert response.status_code == 200
+    assert said in response.get_data(as_text=True)

@@ -383,6 +383,11 @@ PLURALS = {
             "few": "Учтены {n} законченные партии",
             "many": "Учтено {n} законченных партий",
         },
+        "%(num)d game imported.": {
+            "one": "Импортирована {n} партия.",
+            "few": "Импортированы {n} партии.",
+            "many": "Импортировано {n} партий.",
+        },
         "In progress after %(num)d hand": {
             "one": "Идёт игра: сыграна {n} раздача",
             "few": "Идёт игра: сыграны {n} раздачи",
@@ -405,6 +410,7 @@ PLURALS = {
         "%(num)d hand": "{n} دست",
         "%(num)d hand won": "{n} دست برده",
         "%(num)d finished game counted": "{n} بازی تمام‌شده شمرده شد",
+        "%(num)d game imported.": "{n} بازی وارد شد.",
         "In progress after %(num)d hand": "در جریان، پس از {n} دست",
         "In progress after %(num)d deal": "در جریان، پس از {n} دست",
         "In progress after %(num)d deal; %(name)s deals next.":

@@ -7,6 +7,7 @@ import json
 from flask import Response, abort, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
 from werkzeug.wrappers import Response as WerkzeugResponse
@@ -78,12 +79,12 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     for group in reversed(groups):
         grant_edit(group)
     if len(groups) == 1:
-        flash(_("%(count)s games imported.", count=len(games)))
+        flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)))
         return redirect(url_for("groups.page", group_id=groups[0].id))
     if len(games) == 1:
         flash(_("Game imported. This phone can enter hands."))
         return redirect(url_for("games.sheet", game_id=games[0].id))
-    flash(_("%(count)s games imported.", count=len(games)))
+    flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)))
     return redirect(url_for("games.home"))
 
 
