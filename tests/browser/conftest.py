@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -46,12 +47,13 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-@pytest.fixture
-def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """A page in a phone-sized window; ``phone.shot(name)`` saves a screenshot."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="en-GB"
-    )
+@contextmanager
+def phone_page(browser: Any, request: pytest.FixtureRequest, width: int = 390,
+               height: int = 844, **options: Any) -> Iterator[Any]:
+    """A page in a phone-sized window of its own (own cookies); ``page.shot(name)`` saves
+    a screenshot under the test's name. ``options`` go to the browser context."""
+    context = browser.new_context(viewport={"width": width, "height": height},
+                                  device_scale_factor=1, locale="en-GB", **options)
     page = context.new_page()
     folder = OUTPUT / request.node.name
     folder.mkdir(parents=True, exist_ok=True)
@@ -60,5 +62,14 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
     page.shot = shot
-    yield page
-    context.close()
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A page in a phone-sized window; ``phone.shot(name)`` saves a screenshot."""
+    with phone_page(browser, request) as page:
+        yield page

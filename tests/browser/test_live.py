@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import OUTPUT
+from tests.browser.conftest import phone_page
 
 pytestmark = pytest.mark.browser
 
@@ -82,15 +82,8 @@ def save(live_url: str, game: dict[str, Any], hand: dict[str, Any]) -> float:
 @pytest.fixture
 def other_phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A second phone at the table: its own browser context (own cookies)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="en-GB"
-    )
-    page = context.new_page()
-    folder = OUTPUT / request.node.name
-    folder.mkdir(parents=True, exist_ok=True)
-    page.shot = lambda name: page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-    yield page
-    context.close()
+    with phone_page(browser, request) as page:
+        yield page
 
 
 def opened(page: Any, url: str) -> None:

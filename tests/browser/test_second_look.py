@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from playwright.sync_api import expect
 
-from tests.browser.conftest import CHROMIUM, OUTPUT
+from tests.browser.conftest import CHROMIUM
+from tests.browser.test_offline import hands, new_game, shot
 from tests.live import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
@@ -65,26 +65,6 @@ def phone_in(browser: Any, language: str, **extra: Any) -> Any:
     )
 
 
-def shot(page: Any, request: pytest.FixtureRequest, name: str) -> None:
-    folder = OUTPUT / request.node.name.replace("[", "-").replace("]", "")
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
-
-def new_game(client: FlaskClient, rules: Any = "classic") -> dict[str, Any]:
-    created = client.post(
-        "/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "rules": rules}
-    )
-    assert created.status_code == 201
-    game: dict[str, Any] = created.get_json()
-    return game
-
-
-def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
-    data = client.get(f"/api/v1/games/{game_id}").get_json()
-    return [h["inputs"] for h in data["hands"]]
-
-
 # --- plain HTTP ---------------------------------------------------------------------------
 
 
@@ -92,7 +72,7 @@ def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
 def test_over_plain_http_the_sheet_says_what_is_missing_where_the_screen_button_was(
     app: Flask, table_browser: Any, request: pytest.FixtureRequest, language: str
 ) -> None:
-    game = new_game(app.test_client())
+    game = new_game(app.test_client(), "classic")
     with serve(app) as url:
         port = url.rsplit(":", 1)[1]
         context = phone_in(table_browser, language)
@@ -123,7 +103,7 @@ def test_over_plain_http_the_sheet_says_what_is_missing_where_the_screen_button_
 def test_over_https_or_on_the_servers_own_machine_nothing_is_said(
     app: Flask, live_url: str, browser: Any
 ) -> None:
-    game = new_game(app.test_client())
+    game = new_game(app.test_client(), "classic")
     context = phone_in(browser, "en")
     try:
         page = context.new_page()
@@ -170,7 +150,7 @@ def test_hands_kept_offline_stand_on_the_sheet_and_count_for_the_next_hand_and_d
     Bob wins and deals hand 3. Hand 3: dead, Bob deals again."""
     words = PENDING[language]
     client = app.test_client()
-    game = new_game(client)
+    game = new_game(client, "classic")
     with serve(app) as url:
         context = phone_in(browser, language, service_workers="block")
         try:
@@ -225,7 +205,7 @@ def test_a_card_hand_kept_offline_over_plain_http_ends_on_the_sheet(
     """Classic rules: Bob goes gin; Ann is left with 5♦ 7♠ 10♥ = 22, so Bob scores 22 and
     the gin bonus of 20: 42."""
     client = app.test_client()
-    game = new_game(client)
+    game = new_game(client, "classic")
     with serve(app) as url:
         base = f"http://{TABLE_HOST}:{url.rsplit(':', 1)[1]}"
         context = phone_in(table_browser, language)

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import OUTPUT
+from tests.browser.conftest import phone_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
@@ -16,15 +16,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.once]
 @pytest.fixture
 def small_phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A 360 px phone in English; ``small_phone.shot(name)`` saves a screenshot."""
-    context = browser.new_context(viewport={"width": 360, "height": 780},
-                                  device_scale_factor=1, locale="en-GB",
-                                  extra_http_headers={"Accept-Language": "en"})
-    page = context.new_page()
-    folder = OUTPUT / request.node.name
-    folder.mkdir(parents=True, exist_ok=True)
-    page.shot = lambda name: page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-    yield page
-    context.close()
+    with phone_page(browser, request, width=360, height=780,
+                    extra_http_headers={"Accept-Language": "en"}) as page:
+        yield page
 
 
 def test_the_first_dealer_choices_follow_the_names_as_they_are_typed(
