@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..groups.scoring_stamp import SCORING_STAMP
+from ..jsonbody import cards_json
 from ..models import Ruling
 from ..scoring.cards import Card, parse_cards
 from ..scoring.citations import outcome_rule
@@ -69,10 +70,6 @@ def plain_step(step: Step) -> Step:
     return Step(step.template, params)
 
 
-def _codes(cards: Sequence[Card]) -> list[str]:
-    return [str(card) for card in cards]
-
-
 def _cards_of(value: Any) -> Sequence[Card] | None:
     if isinstance(value, Card):
         return None
@@ -97,9 +94,9 @@ def value_json(value: Any) -> Any:
         return {"card": str(value)}
     cards = _cards_of(value)
     if cards is not None:
-        return {"cards": _codes(cards)}
+        return {"cards": cards_json(cards)}
     if isinstance(value, Sequence) and value and all(_cards_of(v) is not None for v in value):
-        return {"groups": [_codes(_cards_of(v) or ()) for v in value]}
+        return {"groups": [cards_json(_cards_of(v) or ()) for v in value]}
     return describe(value)
 
 
@@ -140,15 +137,15 @@ def gin_verdict(result: HandResult) -> dict[str, Any]:
         "knock_limit": result.knock_limit,
         "doubled": result.doubled,
         "knocker": {
-            "melds": [_codes(m.cards) for m in knocker.melds],
-            "deadwood": _codes(knocker.deadwood),
+            "melds": [cards_json(m.cards) for m in knocker.melds],
+            "deadwood": cards_json(knocker.deadwood),
             "deadwood_points": knocker.deadwood_points,
             "discard": str(knocker.discard) if knocker.discard else None,
         },
         "defender": {
-            "melds": [_codes(m.cards) for m in defender.melds],
+            "melds": [cards_json(m.cards) for m in defender.melds],
             "layoffs": [{"card": str(lo.card), "meld": lo.meld} for lo in defender.layoffs],
-            "deadwood": _codes(defender.deadwood),
+            "deadwood": cards_json(defender.deadwood),
             "deadwood_points": defender.deadwood_points,
         },
         "explanation": [step_json(step) for step in result.explanation],
@@ -161,8 +158,8 @@ def remi_verdict(result: RemiResult) -> dict[str, Any]:
         "players": [
             {
                 "name": player.name,
-                "combinations": [_codes(c.cards) for c in player.combinations],
-                "unmatched": _codes(player.unmatched),
+                "combinations": [cards_json(c.cards) for c in player.combinations],
+                "unmatched": cards_json(player.unmatched),
                 "points": player.points,
                 "plus": player.plus,
                 "minus": player.minus,
@@ -181,17 +178,17 @@ def gin_hands(
     ``/gin/settle`` body in canonical notation."""
 
     def melds(value: Any) -> list[list[str]] | None:
-        return None if value is None else [_codes(m) for m in value]
+        return None if value is None else [cards_json(m) for m in value]
 
     layoffs = inputs.get("layoffs")
     upcard = inputs.get("upcard")
     return {
         "rules": rules.to_dict(),
         "upcard": str(upcard) if upcard is not None else None,
-        "knocker": {"cards": _codes(inputs["knocker_cards"]),
+        "knocker": {"cards": cards_json(inputs["knocker_cards"]),
                     "melds": melds(inputs.get("knocker_melds"))},
         "defender": {
-            "cards": _codes(inputs["defender_cards"]),
+            "cards": cards_json(inputs["defender_cards"]),
             "melds": melds(inputs.get("defender_melds")),
             "layoffs": None if layoffs is None
             else [{"card": str(lo.card), "meld": lo.meld} for lo in layoffs],
@@ -210,7 +207,7 @@ def remi_hands(rules: Rules, players: Sequence[RemiPlayerInput]) -> dict[str, An
     once the engine has read every card)."""
 
     def codes(text: Any) -> list[str]:
-        return _codes(parse_cards(text))
+        return cards_json(parse_cards(text))
 
     return {
         "kind": "remi",
