@@ -83,10 +83,15 @@ def _load(ruling_id: str) -> Ruling:
     return ruling
 
 
+def _link(ruling: Ruling) -> str:
+    """The ruling's link as another phone at the table opens it."""
+    return phone_url(url_for("rulings.page", ruling_id=ruling.id, _external=True))
+
+
 def _context(ruling: Ruling) -> dict[str, object]:
     rules = Rules.from_dict(ruling.rules)
     kind = "remi" if ruling.kind == "remi" else ("oklahoma" if rules.oklahoma else "gin")
-    url = phone_url(url_for("rulings.page", ruling_id=ruling.id, _external=True))
+    url = _link(ruling)
     card = preset_card(card_name_for(kind, rules))
     anchor = rule_anchor(ruling)
     return {
@@ -139,9 +144,7 @@ def pdf(ruling_id: str) -> Response | tuple[str, int]:
 @bp.get("/rulings/<ruling_id>/qr.svg")
 def qr_code(ruling_id: str) -> Response:
     """The ruling's link as a QR code, for the other phone."""
-    ruling = _load(ruling_id)
-    url = phone_url(url_for("rulings.page", ruling_id=ruling.id, _external=True))
-    response = make_response(qr.svg(url))
+    response = make_response(qr.svg(_link(_load(ruling_id))))
     response.mimetype = "image/svg+xml"
     response.headers["Cache-Control"] = "public, max-age=3600"
     return response
