@@ -390,3 +390,75 @@ def _paths(contents: Any, resources: Any, matrix: tuple[float, ...],
                 inner = tuple(float(v) for v in form.get("/Matrix", (1, 0, 0, 1, 0, 0)))
                 _paths(form, form.get("/Resources", resources),
                        _multiply(inner, state["ctm"]), shapes, texts)
+
+
+# --- names beside their numbers, as drawn ------------------------------------------------
+
+# A number as the app writes one: "+15", "−20", "1.28", "1,250.50", an amount of money
+# ("-€1.00", "‎€ 1.00", "1,00 €").
+NUMBER = r"[+\-−]?(?:\u200e?[€$£₽]\s?)?\d+(?:[.,٫٬]\d+)*(?:\s?[€$£₽])?"
+
+# For each element ``scope`` selects: its visual lines (words of its text that are one
+# of ``names`` or a number, in the order the line reads: right to left when the element
+# is right to left), and for every name on a line the nearest number on the side the
+# line reads on to (null when none), as [name, number] pairs in reading order. Read
+# from where Chromium drew each word (Range.getBoundingClientRect), not from the markup;
+# text that is not drawn (hidden, clipped to a pixel, inside an SVG) is left out.
+PAIRS_JS = r"""({scope, names, number}) => {
+  const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const alternatives = [...names].sort((a, b) => b.length - a.length).map(escape);
+  const word = new RegExp(`(${alternatives.join("|")})|(${number})`, "gu");
+  const drawn = (node) => {
+    const el = node.parentElement;
+    if (!el || el.closest("svg, script, style, .visually-hidden")) return false;
+    return el.checkVisibility({visibilityProperty: true});
+  };
+  return [...document.querySelectorAll(scope)].map((root) => {
+    const rtl = getComputedStyle(root).direction === "rtl";
+    const words = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!drawn(node)) continue;
+      for (const found of node.data.matchAll(word)) {
+        const range = document.createRange();
+        range.setStart(node, found.index);
+        range.setEnd(node, found.index + found[0].length);
+        const r = range.getBoundingClientRect();
+        if (r.width < 1 || r.height < 1) continue;
+        words.push({text: found[0].replace(/[\s\u200e]/g, ""), name: found[1] !== undefined,
+                    left: r.left, right: r.right, middle: (r.top + r.bottom) / 2,
+                    half: r.height / 2});
+      }
+    }
+    words.sort((a, b) => a.middle - b.middle);
+    const lines = [];
+    for (const w of words) {
+      const line = lines.find(
+        (l) => Math.abs(l[0].middle - w.middle) < Math.min(l[0].half, w.half));
+      if (line) line.push(w); else lines.push([w]);
+    }
+    const pairs = [];
+    for (const line of lines) {
+      line.sort((a, b) => rtl ? b.right - a.right : a.left - b.left);
+      for (const w of line.filter((w) => w.name)) {
+        const ahead = line.filter((n) => !n.name
+          && (rtl ? n.right <= w.left + 0.5 : n.left >= w.right - 0.5));
+        ahead.sort((a, b) => rtl ? (w.left - a.right) - (w.left - b.right)
+                                 : (a.left - w.right) - (b.left - w.right));
+        pairs.push([w.text, ahead.length ? ahead[0].text : null]);
+      }
+    }
+    return {text: root.innerText.replace(/\s+/g, " ").trim(),
+            lines: lines.map((l) => l.map((w) => w.text)), pairs};
+  });
+}"""
+
+
+def drawn_pairs(page: Any, scope: str, names: list[str] | tuple[str, ...]) -> list[dict[str, Any]]:
+    """``PAIRS_JS`` on a Playwright ``page``: for each element ``scope`` selects, its
+    ``text``, its ``lines`` of names and numbers in reading order and its ``pairs``
+    (each name with the nearest number the line reads on to)."""
+    found: list[dict[str, Any]] = page.evaluate(
+        PAIRS_JS, {"scope": scope, "names": list(names), "number": NUMBER}
+    )
+    return found

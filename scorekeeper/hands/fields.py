@@ -34,7 +34,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
-from ..i18n import ltr_sums, say, text_direction, translate
+from ..i18n import say, sums_as_written, translate
 from ..models import new_token
 from ..names import isolated
 from ..scoring.cards import DECK, Card, CardError, parse_cards
@@ -327,7 +327,7 @@ def explain(step: Step, translate_: Callable[[str], str] = translate) -> Markup:
     """One explanation step as safe HTML in the page's language, cards as card chips;
     in a right-to-left language its sums read left to right (``ltr_sums``)."""
     html = step.render(lambda t: Markup(escape(translate_(t))), show_html)
-    return Markup(ltr_sums(html) if text_direction() == "rtl" else html)
+    return Markup(sums_as_written(html))
 
 
 def picker_rows() -> list[tuple[Card, ...]]:

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response
 from ..checker.forms import CheckForm
 from ..db import get_session, release_session
 from ..hands.fields import show_html
-from ..i18n import translate
+from ..i18n import sums_as_written, translate
 from ..models import Ruling
 from ..pdf.forms import PAPER, SheetOptions, problems
 from ..pdf.render import pdf_response, render_pdf
@@ -110,7 +110,8 @@ def _context(ruling: Ruling) -> dict[str, object]:
 
 def _say_step(step: Step) -> Markup:
     """A step for print: WeasyPrint follows ``dir`` but not the isolating characters, so
-    every group of cards is an element of its own, left to right in a Persian line."""
+    every group of cards is an element of its own, left to right in a Persian line, and
+    so is every sum ("50 − 0 + 150 = 200")."""
 
     def show(value: Any) -> Markup:
         if isinstance(value, KeptGroups):
@@ -119,7 +120,8 @@ def _say_step(step: Step) -> Markup:
             return Markup('<span dir="ltr">{}</span>').format(show_html(value))
         return show_html(value)
 
-    return Markup(plain_step(step).render(lambda t: Markup(escape(translate(t))), show))
+    html = plain_step(step).render(lambda t: Markup(escape(translate(t))), show)
+    return Markup(sums_as_written(html))
 
 
 @bp.get("/rulings/<ruling_id>")

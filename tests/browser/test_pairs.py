@@ -1,0 +1,181 @@
+"""Every line that pairs names with numbers shows, as Chromium draws it, each name
+beside its own number on the same line, the number on the side the line reads on to
+(to the left of the name in Persian, to the right in English and Russian), and a sum
+as it is written: the sheet's "still needed", final line, race legend and payments, a
+game's history, a group's standings, balances, settle-up and games, a kept ruling; at
+390 and at 360 px. Persian names and Latin names on a Persian page (a Latin name is a
+left-to-right run of its own beside a number). Card fields are left to right in every
+form that takes cards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import OUTPUT
+from tests.browser.test_layout import LANGUAGES, api
+from tests.layout import drawn_pairs
+from tests.test_i18n import compile_catalogs
+
+pytestmark = [pytest.mark.browser, pytest.mark.once]
+
+# (page language, the two players)
+PLAYERS = {
+    "fa": ("fa", "سارا", "نیما"),
+    "fa-latin": ("fa", "Ann", "Bob"),
+    "en": ("en", "Ann", "Bob"),
+    "ru": ("ru", "Анна", "Борис"),
+}
+# -1.00 and +1.00 €, as each language writes money (spaces and marks left out).
+MONEY = {"en": ("-€1.00", "+€1.00"), "fa": ("-€1.00", "+€1.00"), "ru": ("-1,00€", "+1,00€")}
+
+
+def knock(seat: int, points: int) -> dict[str, Any]:
+    """A knock with 1 deadwood against ``points + 1``: ``points`` for ``seat``."""
+    return {"outcome": "knock", "knocker": seat, "knocker_deadwood": 1,
+            "defender_deadwood": points + 1}
+
+
+def games(live_url: str, a: str, b: str) -> dict[str, str]:
+    """The pages to read: a game going on, a group's game that is over (stake 0.05 €),
+    its history and group, and a Remi deal kept as a ruling."""
+    going = api(f"{live_url}/api/v1/games", {"players": [a, b], "rules": "classic"})
+    for hand in (knock(0, 63), knock(1, 42)):  # 63 and 42: 37 and 58 still needed
+        api(f"{live_url}/api/v1/games/{going['id']}/hands", hand, going["edit_secret"])
+    group = api(f"{live_url}/api/v1/groups",
+                {"name": "Club", "players": [a, b], "stake": "0.05", "currency": "EUR"})
+    over = api(f"{live_url}/api/v1/games",
+               {"players": [a, b], "rules": "classic", "group": group["id"]},
+               group["edit_secret"])
+    # a: 81 (a knock); b: gin against 81 deadwood, 81 + 20 = 101, past 100. Classic
+    # has no game or box bonus: finals 81 and 101, margin 20, b wins; a pays b
+    # 20 × 0.05 € = 1.00 €.
+    for hand in (knock(0, 81), {"outcome": "gin", "knocker": 1, "defender_deadwood": 81}):
+        api(f"{live_url}/api/v1/games/{over['id']}/hands", hand, over["edit_secret"])
+    # a goes out: 2♥–5♥ a run (4 × 5 = 20), K♣ K♦ K♠ a set (3 × 10 = 30), closing on
+    # A♦ (10 × 15 = 150): +200. b: 7♠ 8♠ 9♠ (15) and 9♥ 9♦ 9♣ (15) against A♠ (15): +15.
+    ruling = api(f"{live_url}/api/v1/rulings", {"kind": "remi", "players": [
+        {"name": a, "hand": "2H 3H 4H 5H KC KD KS", "went_out": True, "final_discard": "AD"},
+        {"name": b, "table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
+    ]})
+    return {"going": f"/g/{going['id']}", "over": f"/g/{over['id']}",
+            "history": f"/g/{over['id']}/history", "group": f"/groups/{group['id']}",
+            "ruling": ruling["url"].removeprefix(live_url)}
+
+
+def expected(case: str) -> dict[str, dict[str, Any]]:
+    """Page -> scope -> what the elements it selects show (those ``having`` a number in
+    a line, when given): ``pairs`` (each name and the nearest number on the side its
+    line reads on to) or ``lines`` (the names and numbers of each line in reading order),
+    element by element; ``words``: its names and numbers in reading order, line after
+    line; ``written``: a sum's numbers, left to right as written."""
+    language, a, b = PLAYERS[case]
+    loss, gain = MONEY[language]
+    return {
+        "going": {
+            ".status > div:last-child": {"pairs": [[[a, "37"], [b, "58"]]]},
+            ".race-legend": {"pairs": [[[a, "63"], [b, "42"]]]},
+        },
+        "over": {
+            "#settlement > p": {"pairs": [[[a, "81"], [b, "101"]]]},
+            "#settlement li:last-child": {"written": ["101", "81"]},
+            ".race-legend": {"pairs": [[[a, "81"], [b, "101"]]]},
+            "#stakes li": {"lines": [[[a, b, gain[1:]]]]},
+        },
+        "history": {
+            # "Hand 1 added: a knocked with 1; b's deadwood 82": a sentence, which may
+            # wrap anywhere; read on, it names a, then 1, then b, then 82.
+            ".history .change": {"having": "82", "words": [["1", a, "1", b, "82"]]},
+        },
+        "group": {
+            ".standings tbody tr": {"lines": [[[b, "1", "1", "100", "+20"]],
+                                              [[a, "1", "0", "0", "-20"]]]},
+            ".balances tbody tr": {"lines": [[[a, loss]], [[b, gain]]]},
+            ".settle-up li": {"lines": [[[a, b, gain[1:]]]]},
+            ".group-games small": {"pairs": [[[a, "81"], [b, "101"]]]},
+        },
+        "ruling": {
+            ".ruling-verdict .verdict strong": {"pairs": [[[a, "+200"], [b, "+15"]]]},
+            ".explanation li:last-child": {"written": ["30", "15", "15"]},
+        },
+    }
+
+
+def seen(found: list[dict[str, Any]], want: dict[str, Any], names: tuple[str, ...],
+         rtl: bool) -> dict[str, Any]:
+    """What ``drawn_pairs`` found, in the terms of ``want``."""
+    if "having" in want:
+        found = [e for e in found if any(want["having"] in line for line in e["lines"])]
+    shown: dict[str, Any] = {key: want[key] for key in ("having",) if key in want}
+    if "words" in want:
+        shown["words"] = [[w for line in e["lines"] for w in line] for e in found]
+    for key in ("pairs", "lines"):
+        if key in want:
+            shown[key] = [e[key] for e in found]
+    if "written" in want:
+        # the numbers of the element, left to right as drawn: the sum is a run of them
+        drawn = [w for e in found for line in e["lines"]
+                 for w in (line[::-1] if rtl else line) if w not in names]
+        sum_ = want["written"]
+        runs = [drawn[i:i + len(sum_)] for i in range(len(drawn))]
+        shown["written"] = sum_ if sum_ in runs else drawn
+    return shown
+
+
+@pytest.mark.parametrize("case", list(PLAYERS))
+def test_each_name_stands_beside_its_own_number(
+    live_url: str, browser: Any, case: str
+) -> None:
+    compile_catalogs()
+    language, a, b = PLAYERS[case]
+    paths = games(live_url, a, b)
+    context = browser.new_context(viewport={"width": 390, "height": 844},
+                                  device_scale_factor=1, locale=LANGUAGES[language])
+    page = context.new_page()
+    folder = OUTPUT / f"pairs-{case}"
+    folder.mkdir(parents=True, exist_ok=True)
+    wrong: dict[str, Any] = {}
+    for name, scopes in expected(case).items():
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.goto(live_url + paths[name])
+        for width in (390, 360):
+            page.set_viewport_size({"width": width, "height": 844})
+            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+            for scope, want in scopes.items():
+                found = drawn_pairs(page, scope, (a, b))
+                shown = seen(found, want, (a, b), language == "fa")
+                if shown != want:
+                    wrong[f"{name} {scope} at {width}"] = {
+                        **shown, "text": [e["text"] for e in found]}
+    context.close()
+    assert wrong == {}
+
+
+CARD_FIELDS = "textarea, input[name$=upcard], input[name$=final_discard]"
+
+
+def test_card_fields_are_left_to_right(live_url: str, browser: Any) -> None:
+    """"8♠ 9♠" typed on a Persian page stays "8♠ 9♠": every field that takes cards (in
+    /check, /remi/check, each kind's card entry, Oklahoma's upcard) is left to right."""
+    compile_catalogs()
+    pages = ["/check", "/remi/check"]
+    for kind in ("gin", "oklahoma", "three_hand", "partnership", "remi"):
+        players = ["سارا", "نیما", "رضا", "مریم"][: {"three_hand": 3, "partnership": 4,
+                                                  "remi": 3}.get(kind, 2)]
+        game = api(f"{live_url}/api/v1/games", {"variant": kind, "players": players})
+        pages.append(game["edit_url"].removeprefix(live_url))  # this window may edit
+        pages.append(f"/g/{game['id']}/hands/new")
+    context = browser.new_context(viewport={"width": 360, "height": 844}, locale="fa-IR")
+    page = context.new_page()
+    directions: dict[str, list[str]] = {}
+    for path in pages:
+        page.goto(live_url + path)
+        if "?key=" in path:
+            continue
+        directions[path] = page.eval_on_selector_all(
+            CARD_FIELDS, "(all) => all.map((f) => f.name + ' ' + getComputedStyle(f).direction)")
+    context.close()
+    counted = {path: len(fields) for path, fields in directions.items()}
+    assert all(counted.values()), counted
+    assert [f for fields in directions.values() for f in fields if not f.endswith(" ltr")] == []
