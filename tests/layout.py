@@ -462,3 +462,28 @@ def drawn_pairs(page: Any, scope: str, names: list[str] | tuple[str, ...]) -> li
         PAIRS_JS, {"scope": scope, "names": list(names), "number": NUMBER}
     )
     return found
+
+
+def printed_pairs(line: list[Word], names: list[str] | tuple[str, ...], *, rtl: bool
+                  ) -> tuple[list[str], list[tuple[str, str | None]]]:
+    """A printed line's names and numbers in reading order (right to left when ``rtl``),
+    and each name with the nearest number on the side the line reads on to (``None``
+    when there is none), as ``PAIRS_JS`` reads a page. poppler gives a word's letters in
+    the order they stand on the paper, so a right-to-left name is found reversed, and a
+    number as it is drawn ("15−" is a sign printed after the digits)."""
+    known = {unicodedata.normalize("NFKC", name): name for name in names}
+    known.update({text[::-1]: name for text, name in list(known.items())})
+    words: list[tuple[str, bool, Word]] = []
+    for word in line:
+        text = unicodedata.normalize("NFKC", word.text).strip(".,:;()\u200e")
+        if text in known:
+            words.append((known[text], True, word))
+        elif re.fullmatch(rf"{NUMBER}|\d+[+−\-]", text):
+            words.append((text, False, word))
+    words.sort(key=lambda w: -w[2].x1 if rtl else w[2].x0)
+    pairs: list[tuple[str, str | None]] = []
+    for i, (text, is_name, _word) in enumerate(words):
+        if is_name:
+            ahead = [t for t, name, _w in words[i + 1:] if not name]
+            pairs.append((text, ahead[0] if ahead else None))
+    return [text for text, _name, _word in words], pairs

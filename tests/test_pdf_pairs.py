@@ -1,0 +1,86 @@
+"""On paper as on the page: every printed line that pairs names with numbers shows each
+name beside its own number, the number on the side the line reads on to (left of the
+name in Persian), and a sum as it is written, read from where poppler finds each word
+(``pdftotext -bbox``): a gin sheet's race legend and its final sum, a Remi sheet's race
+legend (a total below zero among them), a kept ruling's verdict and steps."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from tests.layout import hands, pdf_pages, printed_pairs
+
+pytestmark = pytest.mark.once
+
+PLAYERS = {"fa": ("سارا", "نیما", "رضا", "مریم"), "en": ("Ann", "Bob", "Cid", "Dan")}
+
+
+def printed(client: FlaskClient, path: str, language: str, names: tuple[str, ...]
+            ) -> list[tuple[list[str], list[tuple[str, str | None]]]]:
+    """Every line of the PDF at ``path`` with a name or a number in it: its names and
+    numbers in reading order, and its pairs."""
+    response = client.get(path, headers={"Accept-Language": language})
+    assert response.status_code == 200, path
+    lines = [printed_pairs(line, names, rtl=language == "fa")
+             for page in pdf_pages(response.data) for line in page.lines]
+    return [line for line in lines if line[0]]
+
+
+def game(client: FlaskClient, kind: str, players: tuple[str, ...],
+         played: list[dict[str, Any]]) -> str:
+    created = client.post("/api/v1/games", json={"variant": kind, "players": list(players),
+                                                 "rules": "classic" if kind == "gin" else None})
+    assert created.status_code == 201, created.get_json()
+    body = created.get_json()
+    for number, hand in enumerate(played):
+        response = client.post(f"/api/v1/games/{body['id']}/hands", json=hand,
+                               headers={"X-Edit-Secret": body["edit_secret"],
+                                        "Idempotency-Key": f"{kind}-{number}"})
+        assert response.status_code == 201, response.get_json()
+    return f"/g/{body['id']}/sheet.pdf"
+
+
+def written(lines: list[tuple[list[str], Any]], sum_: list[str], *, rtl: bool) -> bool:
+    """Whether a line shows ``sum_``'s numbers left to right, one after the other."""
+    for words, _pairs in lines:
+        drawn = words[::-1] if rtl else words
+        if any(drawn[i:i + len(sum_)] == sum_ for i in range(len(drawn))):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("language", list(PLAYERS))
+def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient,
+                                                      language: str) -> None:
+    a, b, c, d = PLAYERS[language]
+    rtl = language == "fa"
+    # a: 81 (a knock); b: gin against 81, 81 + 20 = 101, past 100; classic adds no
+    # bonus: finals 81 and 101, "b wins by 20 (101 − 81)".
+    gin = printed(client, game(client, "gin", (a, b), [
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 82},
+        {"outcome": "gin", "knocker": 1, "defender_deadwood": 81},
+    ]), language, (a, b))
+    legend = [pairs for _words, pairs in gin if len(pairs) == 1 and pairs[0][1] is not None]
+    assert legend[-2:] == [[(a, "81")], [(b, "101")]]
+    assert written(gin, ["101", "81"], rtl=rtl)
+    # Remi (tests/layout.hands): a 60 + 10 × 10 for going out, then 20 − 25: 155;
+    # b −25 then 45 − 10: 10; c −85 then 55 + 10 × 5: 20; d 25 then −60: −35.
+    remi = printed(client, game(client, "remi", (a, b, c, d), hands("remi")),
+                   language, (a, b, c, d))
+    legend = [pairs for _words, pairs in remi if len(pairs) == 1 and pairs[0][1] is not None]
+    assert legend[-4:] == [[(a, "155")], [(b, "10")], [(c, "20")], [(d, "−35")]]
+    # a goes out: 2♥–5♥ (20), K♣ K♦ K♠ (30), closing on A♦ (10 × 15): 50 − 0 + 150 = 200;
+    # b: 7♠ 8♠ 9♠ and 9♥ 9♦ 9♣ (15 each) against A♠ (15): 30 − 15 = 15.
+    kept = client.post("/api/v1/rulings", json={"kind": "remi", "players": [
+        {"name": a, "hand": "2H 3H 4H 5H KC KD KS", "went_out": True, "final_discard": "AD"},
+        {"name": b, "table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
+    ]})
+    assert kept.status_code == 201, kept.get_json()
+    ruling = printed(client, f"/rulings/{kept.get_json()['id']}.pdf", language, (a, b))
+    assert ruling[0][1] == [(a, "+200"), (b, "+15"), (a, None)]
+    assert written(ruling, ["50", "0", "150", "200"], rtl=rtl)
+    assert written(ruling, ["30", "15", "15"], rtl=rtl)
+    assert any(pairs == [(b, "−15")] for _words, pairs in ruling), "A♠ unmatched: −15"
