@@ -15,17 +15,17 @@ import pytest
 
 from tests.browser.conftest import OUTPUT
 from tests.browser.test_layout import LANGUAGES, api
-from tests.layout import drawn_pairs
+from tests.layout import drawn_pairs, hands
 from tests.test_i18n import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
-# (page language, the two players)
+# (page language, the players: two in a gin game, four in Remi)
 PLAYERS = {
-    "fa": ("fa", "سارا", "نیما"),
-    "fa-latin": ("fa", "Ann", "Bob"),
-    "en": ("en", "Ann", "Bob"),
-    "ru": ("ru", "Анна", "Борис"),
+    "fa": ("fa", ("سارا", "نیما", "رضا", "مریم")),
+    "fa-latin": ("fa", ("Ann", "Bob", "Cid", "Dan")),
+    "en": ("en", ("Ann", "Bob", "Cid", "Dan")),
+    "ru": ("ru", ("Анна", "Борис", "Светлана", "Дмитрий")),
 }
 # -1.00 and +1.00 €, as each language writes money (spaces and marks left out).
 MONEY = {"en": ("-€1.00", "+€1.00"), "fa": ("-€1.00", "+€1.00"), "ru": ("-1,00€", "+1,00€")}
@@ -37,9 +37,19 @@ def knock(seat: int, points: int) -> dict[str, Any]:
             "defender_deadwood": points + 1}
 
 
-def games(live_url: str, a: str, b: str) -> dict[str, str]:
-    """The pages to read: a game going on, a group's game that is over (stake 0.05 €),
-    its history and group, and a Remi deal kept as a ruling."""
+def played(live_url: str, kind: str, players: list[str], hands: list[dict[str, Any]]
+           ) -> dict[str, Any]:
+    game = api(f"{live_url}/api/v1/games", {"variant": kind, "players": players})
+    for hand in hands:
+        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
+    return game
+
+
+def games(live_url: str, players: tuple[str, ...]) -> dict[str, str]:
+    """The pages to read: a gin game going on, a group's gin game that is over (stake
+    0.05 €), its history and group, a Remi deal kept as a ruling, an Oklahoma game and
+    a Remi game going on."""
+    a, b = players[:2]
     going = api(f"{live_url}/api/v1/games", {"players": [a, b], "rules": "classic"})
     for hand in (knock(0, 63), knock(1, 42)):  # 63 and 42: 37 and 58 still needed
         api(f"{live_url}/api/v1/games/{going['id']}/hands", hand, going["edit_secret"])
@@ -59,7 +69,10 @@ def games(live_url: str, a: str, b: str) -> dict[str, str]:
         {"name": a, "hand": "2H 3H 4H 5H KC KD KS", "went_out": True, "final_discard": "AD"},
         {"name": b, "table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
     ]})
+    oklahoma = played(live_url, "oklahoma", [a, b], hands("oklahoma"))
+    remi = played(live_url, "remi", list(players), hands("remi"))
     return {"going": f"/g/{going['id']}", "over": f"/g/{over['id']}",
+            "oklahoma": f"/g/{oklahoma['id']}", "remi": f"/g/{remi['id']}",
             "history": f"/g/{over['id']}/history", "group": f"/groups/{group['id']}",
             "ruling": ruling["url"].removeprefix(live_url)}
 
@@ -70,7 +83,7 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
     line reads on to) or ``lines`` (the names and numbers of each line in reading order),
     element by element; ``words``: its names and numbers in reading order, line after
     line; ``written``: a sum's numbers, left to right as written."""
-    language, a, b = PLAYERS[case]
+    language, (a, b, c, d) = PLAYERS[case]
     loss, gain = MONEY[language]
     return {
         "going": {
@@ -94,6 +107,18 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
             ".balances tbody tr": {"lines": [[[a, loss]], [[b, gain]]]},
             ".settle-up li": {"lines": [[[a, b, gain[1:]]]]},
             ".group-games small": {"pairs": [[[a, "81"], [b, "101"]]]},
+        },
+        # Oklahoma's preset: gin 25, undercut 25, to 150; the upcard 9♥ does not double.
+        # a knocks 3 against 24: 21; b goes gin against 31: 56; a dead hand; b knocks 8
+        # against a's 6: undercut, 8 − 6 + 25 = 27 for a. 48 and 56: 102 and 94 to go.
+        "oklahoma": {
+            ".status > div:last-child": {"pairs": [[[a, "102"], [b, "94"]]]},
+            ".race-legend": {"pairs": [[[a, "48"], [b, "56"]]]},
+        },
+        # Remi: deal 1, a goes out on a 10 (10 × 10): 60 + 100 = 160, b 15 − 40, c −85,
+        # d 30 − 5; deal 2, c goes out on a 5: a 20 − 25, b 45 − 10, c 55 + 50, d −60.
+        "remi": {
+            ".race-legend": {"pairs": [[[a, "155"], [b, "10"], [c, "20"], [d, "−35"]]]},
         },
         "ruling": {
             ".ruling-verdict .verdict strong": {"pairs": [[[a, "+200"], [b, "+15"]]]},
@@ -128,8 +153,8 @@ def test_each_name_stands_beside_its_own_number(
     live_url: str, browser: Any, case: str
 ) -> None:
     compile_catalogs()
-    language, a, b = PLAYERS[case]
-    paths = games(live_url, a, b)
+    language, players = PLAYERS[case]
+    paths = games(live_url, players)
     context = browser.new_context(viewport={"width": 390, "height": 844},
                                   device_scale_factor=1, locale=LANGUAGES[language])
     page = context.new_page()
@@ -141,10 +166,11 @@ def test_each_name_stands_beside_its_own_number(
         page.goto(live_url + paths[name])
         for width in (390, 360):
             page.set_viewport_size({"width": width, "height": 844})
-            page.screenshot(path=str(folder / f"{name}-{width}.png"), full_page=True)
+            if width == 360:
+                page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
             for scope, want in scopes.items():
-                found = drawn_pairs(page, scope, (a, b))
-                shown = seen(found, want, (a, b), language == "fa")
+                found = drawn_pairs(page, scope, players)
+                shown = seen(found, want, players, language == "fa")
                 if shown != want:
                     wrong[f"{name} {scope} at {width}"] = {
                         **shown, "text": [e["text"] for e in found]}
