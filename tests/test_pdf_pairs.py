@@ -1,8 +1,9 @@
 """On paper as on the page: every printed line that pairs names with numbers shows each
 name beside its own number, the number on the side the line reads on to (left of the
 name in Persian), and a sum as it is written, read from where poppler finds each word
-(``pdftotext -bbox``): a gin sheet's race legend and its final sum, a Remi sheet's race
-legend (a total below zero among them), a kept ruling's verdict and steps."""
+(``pdftotext -bbox``): the race legends of gin, Oklahoma, Hollywood (a race a column),
+partnership (a team's two names and its total) and Remi (a total below zero among them)
+sheets, a gin sheet's final sum, a kept ruling's verdict and steps."""
 
 from __future__ import annotations
 
@@ -31,8 +32,11 @@ def printed(client: FlaskClient, path: str, language: str, names: tuple[str, ...
 
 def game(client: FlaskClient, kind: str, players: tuple[str, ...],
          played: list[dict[str, Any]]) -> str:
-    created = client.post("/api/v1/games", json={"variant": kind, "players": list(players),
-                                                 "rules": "classic" if kind == "gin" else None})
+    """A game of ``kind`` (gin by the classic rules, any other kind by its own) with
+    ``played`` hands; the path of its printed sheet."""
+    rules = {"rules": "classic"} if kind == "gin" else {}
+    created = client.post("/api/v1/games",
+                          json={"variant": kind, "players": list(players), **rules})
     assert created.status_code == 201, created.get_json()
     body = created.get_json()
     for number, hand in enumerate(played):
@@ -41,6 +45,13 @@ def game(client: FlaskClient, kind: str, players: tuple[str, ...],
                                         "Idempotency-Key": f"{kind}-{number}"})
         assert response.status_code == 201, response.get_json()
     return f"/g/{body['id']}/sheet.pdf"
+
+
+def legends(lines: list[tuple[list[str], list[tuple[str, str | None]]]]
+            ) -> list[list[tuple[str, str | None]]]:
+    """The pairs of the lines that pair names with one number: the race legends."""
+    return [pairs for _words, pairs in lines
+            if pairs and len({number for _name, number in pairs}) == 1 and pairs[0][1]]
 
 
 def written(lines: list[tuple[list[str], Any]], sum_: list[str], *, rtl: bool) -> bool:
@@ -63,15 +74,29 @@ def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient,
         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 82},
         {"outcome": "gin", "knocker": 1, "defender_deadwood": 81},
     ]), language, (a, b))
-    legend = [pairs for _words, pairs in gin if len(pairs) == 1 and pairs[0][1] is not None]
-    assert legend[-2:] == [[(a, "81")], [(b, "101")]]
+    assert legends(gin)[-2:] == [[(a, "81")], [(b, "101")]]
     assert written(gin, ["101", "81"], rtl=rtl)
     # Remi (tests/layout.hands): a 60 + 10 × 10 for going out, then 20 − 25: 155;
     # b −25 then 45 − 10: 10; c −85 then 55 + 10 × 5: 20; d 25 then −60: −35.
     remi = printed(client, game(client, "remi", (a, b, c, d), hands("remi")),
                    language, (a, b, c, d))
-    legend = [pairs for _words, pairs in remi if len(pairs) == 1 and pairs[0][1] is not None]
-    assert legend[-4:] == [[(a, "155")], [(b, "10")], [(c, "20")], [(d, "−35")]]
+    assert legends(remi)[-4:] == [[(a, "155")], [(b, "10")], [(c, "20")], [(d, "−35")]]
+    # tests/layout.hands: a knocks 3 against 24 (21); b goes gin against 31 (31 + 25);
+    # a dead hand; b knocks 8 against a's 6: undercut, 8 − 6 + 25 for a.
+    # Oklahoma (upcard 9♥, not doubled): a 21 + 27 = 48, b 56.
+    oklahoma = printed(client, game(client, "oklahoma", (a, b), hands("oklahoma")),
+                       language, (a, b))
+    assert legends(oklahoma)[-2:] == [[(a, "48")], [(b, "56")]]
+    # Hollywood: a's first win counts in the first column, his second in the first two;
+    # b's one win in the first. First column a 48, b 56; second a 27, b 0.
+    hollywood = printed(client, game(client, "hollywood", (a, b), hands("hollywood")),
+                        language, (a, b))
+    assert legends(hollywood)[-4:] == [[(a, "48")], [(b, "56")], [(a, "27")], [(b, "0")]]
+    # Partnership, a & c against b & d: deal 1, a 21 at one table, d 56 at the other:
+    # b & d by 35; deal 2, a dead hand and c's undercut, 8 − 6 + 25: a & c by 27.
+    partnership = printed(client, game(client, "partnership", (a, b, c, d),
+                                       hands("partnership")), language, (a, b, c, d))
+    assert legends(partnership)[-2:] == [[(a, "27"), (c, "27")], [(b, "35"), (d, "35")]]
     # a goes out: 2♥–5♥ (20), K♣ K♦ K♠ (30), closing on A♦ (10 × 15): 50 − 0 + 150 = 200;
     # b: 7♠ 8♠ 9♠ and 9♥ 9♦ 9♣ (15 each) against A♠ (15): 30 − 15 = 15.
     kept = client.post("/api/v1/rulings", json={"kind": "remi", "players": [
