@@ -402,7 +402,8 @@ NUMBER = r"[+\-−]?(?:\u200e?[€$£₽]\s?)?\d+(?:[.,٫٬]\d+)*(?:\s?[€$£�
 # of ``names`` or a number, in the order the line reads: right to left when the element
 # is right to left), and for every name on a line the nearest number on the side the
 # line reads on to (null when none), as [name, number] pairs in reading order. Read
-# from where Chromium drew each word (Range.getBoundingClientRect), not from the markup;
+# from where Chromium drew each word (Range.getClientRects; a name broken over two
+# lines counts where it ends), not from the markup;
 # text that is not drawn (hidden, clipped to a pixel, inside an SVG) is left out.
 PAIRS_JS = r"""({scope, names, number}) => {
   const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -423,9 +424,18 @@ PAIRS_JS = r"""({scope, names, number}) => {
         const range = document.createRange();
         range.setStart(node, found.index);
         range.setEnd(node, found.index + found[0].length);
-        const r = range.getBoundingClientRect();
-        if (r.width < 1 || r.height < 1) continue;
-        words.push({text: found[0].replace(/[\s\u200e]/g, ""), name: found[1] !== undefined,
+        // a name broken over two lines stands where it ends: on its last line
+        const rects = [...range.getClientRects()].filter((r) => r.width >= 1 && r.height >= 1);
+        if (!rects.length) continue;
+        const last = Math.max(...rects.map((r) => r.top));
+        const end = rects.filter((r) => r.top > last - 2);
+        const r = {left: Math.min(...end.map((r) => r.left)),
+                   right: Math.max(...end.map((r) => r.right)),
+                   top: Math.min(...end.map((r) => r.top)),
+                   bottom: Math.max(...end.map((r) => r.bottom))};
+        r.height = r.bottom - r.top;
+        const name = found[1] !== undefined;  // a number without its spaces and marks
+        words.push({text: name ? found[0] : found[0].replace(/[\s\u200e]/g, ""), name,
                     left: r.left, right: r.right, middle: (r.top + r.bottom) / 2,
                     half: r.height / 2});
       }

@@ -70,9 +70,12 @@ def games(live_url: str, players: tuple[str, ...]) -> dict[str, str]:
         {"name": b, "table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
     ]})
     oklahoma = played(live_url, "oklahoma", [a, b], hands("oklahoma"))
+    three = played(live_url, "three_hand", list(players[:3]), hands("three_hand"))
+    partnership = played(live_url, "partnership", list(players), hands("partnership"))
     remi = played(live_url, "remi", list(players), hands("remi"))
     return {"going": f"/g/{going['id']}", "over": f"/g/{over['id']}",
-            "oklahoma": f"/g/{oklahoma['id']}", "remi": f"/g/{remi['id']}",
+            "oklahoma": f"/g/{oklahoma['id']}", "three_hand": f"/g/{three['id']}",
+            "partnership": f"/g/{partnership['id']}", "remi": f"/g/{remi['id']}",
             "history": f"/g/{over['id']}/history", "group": f"/groups/{group['id']}",
             "ruling": ruling["url"].removeprefix(live_url)}
 
@@ -81,13 +84,15 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
     """Page -> scope -> what the elements it selects show (those ``having`` a number in
     a line, when given): ``pairs`` (each name and the nearest number on the side its
     line reads on to) or ``lines`` (the names and numbers of each line in reading order),
-    element by element; ``words``: its names and numbers in reading order, line after
-    line; ``written``: a sum's numbers, left to right as written."""
+    element by element (``teams``: a partnership's teams are the names); ``words``: its
+    names and numbers in reading order, line after line; ``written``: a sum's numbers,
+    left to right as written."""
     language, (a, b, c, d) = PLAYERS[case]
     loss, gain = MONEY[language]
+    ac, bd = f"{a} & {c}", f"{b} & {d}"  # partnership's teams
     return {
         "going": {
-            ".status > div:last-child": {"pairs": [[[a, "37"], [b, "58"]]]},
+            ".status > div:has(.num)": {"pairs": [[[a, "37"], [b, "58"]]]},
             ".race-legend": {"pairs": [[[a, "63"], [b, "42"]]]},
         },
         "over": {
@@ -112,8 +117,23 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
         # a knocks 3 against 24: 21; b goes gin against 31: 56; a dead hand; b knocks 8
         # against a's 6: undercut, 8 − 6 + 25 = 27 for a. 48 and 56: 102 and 94 to go.
         "oklahoma": {
-            ".status > div:last-child": {"pairs": [[[a, "102"], [b, "94"]]]},
+            ".status > div:has(.num)": {"pairs": [[[a, "102"], [b, "94"]]]},
             ".race-legend": {"pairs": [[[a, "48"], [b, "56"]]]},
+        },
+        # Three-hand (gin 25, undercut 10, to 100), a in the box, b captain, c out: the
+        # box a knocks, 21, and stays, c captain; captain c goes gin, 56, and the box,
+        # b captain, a out; a dead hand; captain b knocks 8 against box c's 6: undercut,
+        # 2 + 10 for c. 21, 0 and 68: 79, 100 and 32 to go.
+        "three_hand": {
+            "#next-roles + p": {"pairs": [[[a, "79"], [b, "100"], [c, "32"]]]},
+            ".race-legend": {"pairs": [[[a, "21"], [b, "0"], [c, "68"]]]},
+        },
+        # Partnership (to 125), a & c against b & d: deal 1, a knocks b, 21, d goes gin
+        # on c, 31 + 25: b & d by 35; deal 2, a dead hand, and b knocks 8 against c's 6:
+        # undercut, 2 + 25 for c: a & c by 27. 98 and 90 to go.
+        "partnership": {
+            ".status > div:has(.num)": {"teams": True, "pairs": [[[ac, "98"], [bd, "90"]]]},
+            ".race-legend": {"teams": True, "pairs": [[[ac, "27"], [bd, "35"]]]},
         },
         # Remi: deal 1, a goes out on a 10 (10 × 10): 60 + 100 = 160, b 15 − 40, c −85,
         # d 30 − 5; deal 2, c goes out on a 5: a 20 − 25, b 45 − 10, c 55 + 50, d −60.
@@ -132,7 +152,7 @@ def seen(found: list[dict[str, Any]], want: dict[str, Any], names: tuple[str, ..
     """What ``drawn_pairs`` found, in the terms of ``want``."""
     if "having" in want:
         found = [e for e in found if any(want["having"] in line for line in e["lines"])]
-    shown: dict[str, Any] = {key: want[key] for key in ("having",) if key in want}
+    shown: dict[str, Any] = {key: want[key] for key in ("having", "teams") if key in want}
     if "words" in want:
         shown["words"] = [[w for line in e["lines"] for w in line] for e in found]
     for key in ("pairs", "lines"):
@@ -154,6 +174,7 @@ def test_each_name_stands_beside_its_own_number(
 ) -> None:
     compile_catalogs()
     language, players = PLAYERS[case]
+    teams = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
     paths = games(live_url, players)
     context = browser.new_context(viewport={"width": 390, "height": 844},
                                   device_scale_factor=1, locale=LANGUAGES[language])
@@ -169,8 +190,9 @@ def test_each_name_stands_beside_its_own_number(
             if width == 360:
                 page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
             for scope, want in scopes.items():
-                found = drawn_pairs(page, scope, players)
-                shown = seen(found, want, players, language == "fa")
+                names = teams if want.get("teams") else players
+                found = drawn_pairs(page, scope, names)
+                shown = seen(found, want, names, language == "fa")
                 if shown != want:
                     wrong[f"{name} {scope} at {width}"] = {
                         **shown, "text": [e["text"] for e in found]}
