@@ -1,9 +1,9 @@
 """Every line that pairs names with numbers shows, as Chromium draws it, each name
 beside its own number on the same line, the number on the side the line reads on to
 (to the left of the name in Persian, to the right in English and Russian), and a sum
-as it is written: the sheet's "still needed", final line, race legend and payments, a
-game's history, a group's standings, balances, settle-up and games, a kept ruling; at
-390 and at 360 px. Persian names and Latin names on a Persian page (a Latin name is a
+as it is written: the sheet's "still needed" (of every kind), final line, race legend
+and payments, a Remi deal's scores, a game's history, a group's standings, balances,
+settle-up and games, a kept ruling; at 390 and at 360 px. Persian names and Latin names on a Persian page (a Latin name is a
 left-to-right run of its own beside a number). Card fields are left to right in every
 form that takes cards."""
 
@@ -47,8 +47,8 @@ def played(live_url: str, kind: str, players: list[str], hands: list[dict[str, A
 
 def games(live_url: str, players: tuple[str, ...]) -> dict[str, str]:
     """The pages to read: a gin game going on, a group's gin game that is over (stake
-    0.05 €), its history and group, a Remi deal kept as a ruling, an Oklahoma game and
-    a Remi game going on."""
+    0.05 €), its history and group, a Remi deal kept as a ruling, and a game going on of
+    each other kind (and a deal of the Remi game)."""
     a, b = players[:2]
     going = api(f"{live_url}/api/v1/games", {"players": [a, b], "rules": "classic"})
     for hand in (knock(0, 63), knock(1, 42)):  # 63 and 42: 37 and 58 still needed
@@ -76,6 +76,7 @@ def games(live_url: str, players: tuple[str, ...]) -> dict[str, str]:
     return {"going": f"/g/{going['id']}", "over": f"/g/{over['id']}",
             "oklahoma": f"/g/{oklahoma['id']}", "three_hand": f"/g/{three['id']}",
             "partnership": f"/g/{partnership['id']}", "remi": f"/g/{remi['id']}",
+            "remi-deal": f"/g/{remi['id']}/hands/2",
             "history": f"/g/{over['id']}/history", "group": f"/groups/{group['id']}",
             "ruling": ruling["url"].removeprefix(live_url)}
 
@@ -139,6 +140,9 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
         # d 30 − 5; deal 2, c goes out on a 5: a 20 − 25, b 45 − 10, c 55 + 50, d −60.
         "remi": {
             ".race-legend": {"pairs": [[[a, "155"], [b, "10"], [c, "20"], [d, "−35"]]]},
+        },
+        "remi-deal": {
+            ".remi-player h3": {"pairs": [[[a, "−5"]], [[b, "+35"]], [[c, "+105"]], [[d, "−60"]]]},
         },
         "ruling": {
             ".ruling-verdict .verdict strong": {"pairs": [[[a, "+200"], [b, "+15"]]]},
