@@ -3,9 +3,9 @@ beside its own number on the same line, the number on the side the line reads on
 (to the left of the name in Persian, to the right in English and Russian), and a sum
 as it is written: the sheet's "still needed" (of every kind), final line, race legend
 and payments, a Remi deal's scores, a game's history, a group's standings, balances,
-settle-up and games, a kept ruling; at 390 and at 360 px. Persian names and Latin names on a Persian page (a Latin name is a
-left-to-right run of its own beside a number). Card fields are left to right in every
-form that takes cards."""
+settle-up and games, a kept ruling; at 390 and at 360 px. Persian names, and Latin names
+on a Persian page (a Latin name is a left-to-right run of its own beside a number).
+Card fields are left to right in every form that takes cards."""
 
 from __future__ import annotations
 
