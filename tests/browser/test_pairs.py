@@ -209,25 +209,30 @@ CARD_FIELDS = "textarea, input[name$=upcard], input[name$=final_discard]"
 
 def test_card_fields_are_left_to_right(live_url: str, browser: Any) -> None:
     """"8♠ 9♠" typed on a Persian page stays "8♠ 9♠": every field that takes cards (in
-    /check, /remi/check, each kind's card entry, Oklahoma's upcard) is left to right."""
+    /check, /remi/check, each kind's card entry, the upcard of Oklahoma's quick entry,
+    of two players and of partnership) is left to right."""
     compile_catalogs()
     pages = ["/check", "/remi/check"]
-    for kind in ("gin", "oklahoma", "three_hand", "partnership", "remi"):
-        players = ["سارا", "نیما", "رضا", "مریم"][: {"three_hand": 3, "partnership": 4,
-                                                  "remi": 3}.get(kind, 2)]
-        game = api(f"{live_url}/api/v1/games", {"variant": kind, "players": players})
-        pages.append(game["edit_url"].removeprefix(live_url))  # this window may edit
+    editing = []
+    players = ["سارا", "نیما", "رضا", "مریم"]
+    for kind, count, rules in (("gin", 2, "classic"), ("oklahoma", 2, "oklahoma"),
+                               ("three_hand", 3, "three_hand"), ("remi", 3, "remi"),
+                               ("partnership", 4, {"preset": "partnership", "oklahoma": True})):
+        game = api(f"{live_url}/api/v1/games",
+                   {"variant": kind, "players": players[:count], "rules": rules})
+        editing.append(game["edit_url"].removeprefix(live_url))  # this window may edit
         pages.append(f"/g/{game['id']}/hands/new")
+        if kind in ("oklahoma", "partnership"):
+            pages.append(f"/g/{game['id']}")  # the quick entry's upcard
     context = browser.new_context(viewport={"width": 360, "height": 844}, locale="fa-IR")
     page = context.new_page()
+    for path in editing:
+        page.goto(live_url + path)
     directions: dict[str, list[str]] = {}
     for path in pages:
         page.goto(live_url + path)
-        if "?key=" in path:
-            continue
         directions[path] = page.eval_on_selector_all(
             CARD_FIELDS, "(all) => all.map((f) => f.name + ' ' + getComputedStyle(f).direction)")
     context.close()
-    counted = {path: len(fields) for path, fields in directions.items()}
-    assert all(counted.values()), counted
+    assert all(directions.values()), directions
     assert [f for fields in directions.values() for f in fields if not f.endswith(" ltr")] == []
