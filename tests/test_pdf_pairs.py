@@ -2,7 +2,7 @@
 name beside its own number, the number on the side the line reads on to (left of the
 name in Persian), and a sum as it is written, read from where poppler finds each word
 (``pdftotext -bbox``): the race legends of gin, Oklahoma, Hollywood (a race a column),
-partnership (a team's two names and its total) and Remi (a total below zero among them)
+three-hand, partnership (a team's two names and its total) and Remi (a total below zero among them)
 sheets, a gin sheet's final sum, a kept ruling's verdict and steps."""
 
 from __future__ import annotations
@@ -16,7 +16,13 @@ from tests.layout import hands, pdf_pages, printed_pairs
 
 pytestmark = pytest.mark.once
 
-PLAYERS = {"fa": ("سارا", "نیما", "رضا", "مریم"), "en": ("Ann", "Bob", "Cid", "Dan")}
+# (the sheet's language, the players): Persian names, Latin names on a Persian sheet,
+# an English sheet.
+PLAYERS = {
+    "fa": ("fa", ("سارا", "نیما", "رضا", "مریم")),
+    "fa-latin": ("fa", ("Ann", "Bob", "Cid", "Dan")),
+    "en": ("en", ("Ann", "Bob", "Cid", "Dan")),
+}
 
 
 def printed(client: FlaskClient, path: str, language: str, names: tuple[str, ...]
@@ -63,10 +69,9 @@ def written(lines: list[tuple[list[str], Any]], sum_: list[str], *, rtl: bool) -
     return False
 
 
-@pytest.mark.parametrize("language", list(PLAYERS))
-def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient,
-                                                      language: str) -> None:
-    a, b, c, d = PLAYERS[language]
+@pytest.mark.parametrize("case", list(PLAYERS))
+def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient, case: str) -> None:
+    language, (a, b, c, d) = PLAYERS[case]
     rtl = language == "fa"
     # a: 81 (a knock); b: gin against 81, 81 + 20 = 101, past 100; classic adds no
     # bonus: finals 81 and 101, "b wins by 20 (101 − 81)".
@@ -92,11 +97,18 @@ def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient,
     hollywood = printed(client, game(client, "hollywood", (a, b), hands("hollywood")),
                         language, (a, b))
     assert legends(hollywood)[-4:] == [[(a, "48")], [(b, "56")], [(a, "27")], [(b, "0")]]
+    # Three-hand (gin 25, undercut 10), a in the box, b captain: a 21 and stays, c
+    # captain; c's gin, 56, puts c in the box, b captain; b's 8 against c's 6: 12 for c.
+    three = printed(client, game(client, "three_hand", (a, b, c), hands("three_hand")),
+                    language, (a, b, c))
+    assert legends(three)[-3:] == [[(a, "21")], [(b, "0")], [(c, "68")]]
     # Partnership, a & c against b & d: deal 1, a 21 at one table, d 56 at the other:
     # b & d by 35; deal 2, a dead hand and c's undercut, 8 − 6 + 25: a & c by 27.
     partnership = printed(client, game(client, "partnership", (a, b, c, d),
                                        hands("partnership")), language, (a, b, c, d))
-    assert legends(partnership)[-2:] == [[(a, "27"), (c, "27")], [(b, "35"), (d, "35")]]
+    # (a team of Latin names on a Persian sheet reads "Ann & Cid" from its right: Cid first)
+    teams = [sorted(pairs) for pairs in legends(partnership)[-2:]]
+    assert teams == [sorted([(a, "27"), (c, "27")]), sorted([(b, "35"), (d, "35")])]
     # a goes out: 2♥–5♥ (20), K♣ K♦ K♠ (30), closing on A♦ (10 × 15): 50 − 0 + 150 = 200;
     # b: 7♠ 8♠ 9♠ and 9♥ 9♦ 9♣ (15 each) against A♠ (15): 30 − 15 = 15.
     kept = client.post("/api/v1/rulings", json={"kind": "remi", "players": [
