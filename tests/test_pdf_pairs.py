@@ -3,7 +3,7 @@ name beside its own number, the number on the side the line reads on to (left of
 name in Persian), and a sum as it is written, read from where poppler finds each word
 (``pdftotext -bbox``): the race legends of gin, Oklahoma, Hollywood (a race a column),
 three-hand, partnership (a team's two names and its total) and Remi (a total below zero among them)
-sheets, a gin sheet's final sum, a kept ruling's verdict and steps."""
+sheets, a gin sheet's final sum and who pays whom, a kept ruling's verdict and steps."""
 
 from __future__ import annotations
 
@@ -38,9 +38,9 @@ def printed(client: FlaskClient, path: str, language: str, names: tuple[str, ...
 
 def game(client: FlaskClient, kind: str, players: tuple[str, ...],
          played: list[dict[str, Any]]) -> str:
-    """A game of ``kind`` (gin by the classic rules, any other kind by its own) with
-    ``played`` hands; the path of its printed sheet."""
-    rules = {"rules": "classic"} if kind == "gin" else {}
+    """A game of ``kind`` (gin by the classic rules for 0.05 € a point, any other kind
+    by its own rules) with ``played`` hands; the path of its printed sheet."""
+    rules = {"rules": "classic", "stake": "0.05", "currency": "EUR"} if kind == "gin" else {}
     created = client.post("/api/v1/games",
                           json={"variant": kind, "players": list(players), **rules})
     assert created.status_code == 201, created.get_json()
@@ -74,12 +74,15 @@ def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient, case:
     language, (a, b, c, d) = PLAYERS[case]
     rtl = language == "fa"
     # a: 81 (a knock); b: gin against 81, 81 + 20 = 101, past 100; classic adds no
-    # bonus: finals 81 and 101, "b wins by 20 (101 − 81)".
+    # bonus: finals 81 and 101, "b wins by 20 (101 − 81)"; a pays b 20 × 0.05 € = 1.00 €.
     gin = printed(client, game(client, "gin", (a, b), [
         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 82},
         {"outcome": "gin", "knocker": 1, "defender_deadwood": 81},
     ]), language, (a, b))
-    assert legends(gin)[-2:] == [[(a, "81")], [(b, "101")]]
+    pays = [words for words, _pairs in gin if words[:2] == [a, b] and len(words) == 3]
+    assert len(pays) == 1 and pays[0][-1].endswith("1.00"), pays
+    assert legends([line for line in gin if line[0] not in pays])[-2:] == [
+        [(a, "81")], [(b, "101")]]
     assert written(gin, ["101", "81"], rtl=rtl)
     # Remi (tests/layout.hands): a 60 + 10 × 10 for going out, then 20 − 25: 155;
     # b −25 then 45 − 10: 10; c −85 then 55 + 10 × 5: 20; d 25 then −60: −35.
