@@ -30,9 +30,15 @@ HEADER_ITEMS = [(name, value, name.lower()) for name, value in HEADERS.items()]
 
 API_PREFIX = "/api/"  # the JSON API's paths (``api`` blueprint, /api/v1)
 
-# Game ids are ``secrets.token_urlsafe`` strings; anything else (a NUL byte, say, which
-# PostgreSQL refuses outright) is simply not a game.
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Ids of games, groups and rulings are ``secrets.token_urlsafe`` strings; anything else
+# (a NUL byte, say, which PostgreSQL refuses outright) names nothing.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` has the shape of an id the app hands out (and so may be looked
+    up in the database)."""
+    return isinstance(value, str) and TOKEN.fullmatch(value) is not None
 
 
 class SessionCookies(SecureCookieSessionInterface):
@@ -76,9 +82,9 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionCookies()
 
     @app.url_value_preprocessor
-    def _game_ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-        for key in ("game_id", "group_id"):  # both are tokens of the same shape
-            if values and key in values and not GAME_ID.fullmatch(str(values[key])):
+    def _ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+        for key, value in (values or {}).items():  # game_id, group_id, ruling_id…
+            if key.endswith("_id") and isinstance(value, str) and not is_token(value):
                 abort(404)
 
     @app.after_request
@@ -101,7 +107,9 @@ def init_app(app: Flask) -> None:
         return error_answer(400, message)
 
     @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> tuple[str | dict[str, object], int]:
+    def _http_error(
+        exc: HTTPException,
+    ) -> tuple[str | dict[str, object], int, dict[str, str]]:
         code = exc.code or 500
         messages = {
             403: _("This link does not let you change this game."),
@@ -109,7 +117,10 @@ def init_app(app: Flask) -> None:
             405: _("That action is not possible here."),
             413: _("That was too much data to accept."),
         }
-        return error_answer(code, messages.get(code, exc.description or ""))
+        # A 405 names the methods the address takes (RFC 9110's ``Allow``).
+        allow = getattr(exc, "valid_methods", None)
+        headers = {"Allow": ", ".join(allow)} if allow else {}
+        return (*error_answer(code, messages.get(code, exc.description or "")), headers)
 
     @app.errorhandler(500)
     def _server_error(exc: Exception) -> tuple[str | dict[str, object], int]:

@@ -18,6 +18,7 @@ from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
 from ..money import currency_code, currency_problem, local_currency
 from ..names import name_key
+from ..security import is_token
 from ..scoring import RulesError, rules_from_spec
 from ..scoring.stakes import StakeError, parse_stake
 from ..variants import VARIANTS, variant_for
@@ -102,7 +103,7 @@ def _group_of(group_id: object) -> Group | None:
     """The group a new game is started for, if this browser may edit it."""
     if not isinstance(group_id, str) or not group_id:
         return None
-    group = get_session().get(Group, group_id)
+    group = get_session().get(Group, group_id) if is_token(group_id) else None
     if group is None or not access.can_edit(group):
         abort(403)
     return group
