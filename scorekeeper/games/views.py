@@ -18,9 +18,9 @@ from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
 from ..money import currency_code, currency_problem, local_currency
 from ..names import name_key
-from ..security import is_token
 from ..scoring import RulesError, rules_from_spec
 from ..scoring.stakes import StakeError, parse_stake
+from ..security import is_token
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
 from .common import load
