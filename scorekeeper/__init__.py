@@ -47,6 +47,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LISTEN_PORT=os.environ.get("SCOREKEEPER_LISTEN_PORT"),
         # How many reverse proxies stand in front of the app (0: none).
         PROXIES=0,
+        # The names the app answers to (security.host_is_served); none: its own addresses.
+        HOSTS=[],
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -127,6 +129,9 @@ def _environment() -> dict[str, Any]:
     secure = os.environ.get("SCOREKEEPER_SECURE_COOKIES")
     if secure is not None:
         found["SESSION_COOKIE_SECURE"] = secure == "1"
+    hosts = os.environ.get("SCOREKEEPER_HOSTS")
+    if hosts:
+        found["HOSTS"] = [name.strip() for name in hosts.split(",") if name.strip()]
     proxies = os.environ.get("SCOREKEEPER_PROXIES")
     if proxies:
         found["PROXIES"] = int(proxies)

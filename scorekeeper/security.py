@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Any
 
@@ -11,6 +12,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
+from werkzeug.sansio.utils import host_is_trusted
 
 csrf = CSRFProtect()
 
@@ -27,6 +29,37 @@ HEADERS = {
 }
 
 HEADER_ITEMS = [(name, value, name.lower()) for name, value in HEADERS.items()]
+HSTS = ("Strict-Transport-Security", "max-age=31536000", "strict-transport-security")
+
+
+def host_is_served(host: str, hosts: list[str], proxies: int) -> bool:
+    """Whether the app answers a request for ``host`` (``name[:port]``), from which it
+    makes the links and QR codes it hands out.
+
+    The names in ``hosts`` (``SCOREKEEPER_HOSTS``; ``.example.org`` takes its
+    subdomains too) when there are any. Else, behind a reverse proxy, whatever host it
+    passes on; and with no proxy, what names this computer on its own network: an IP
+    address, a name without a dot (``localhost``, ``kitchen-pc``) or one under
+    ``.local``. A page at ``evil.example`` that a rebinding DNS points at the
+    server is refused, so no link the app makes names another site.
+
+    >>> [host_is_served(h, [], 0) for h in ("192.168.1.5:5000", "[::1]", "evil.example")]
+    [True, True, False]
+    >>> host_is_served("cards.example.org", [".example.org"], 1)
+    True
+    """
+    if hosts:
+        return host_is_trusted(host, hosts)
+    if not host_is_trusted(host):  # not a host name at all
+        return False
+    if proxies:
+        return True
+    name = host if host.endswith("]") else host.rsplit(":", 1)[0]
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return "." not in name or name.lower().endswith(".local")
+    return True
 
 API_PREFIX = "/api/"  # the JSON API's paths (``api`` blueprint, /api/v1)
 
@@ -87,14 +120,22 @@ def init_app(app: Flask) -> None:
             if key.endswith("_id") and isinstance(value, str) and not is_token(value):
                 abort(404)
 
+    # Served over HTTPS only (SCOREKEEPER_SECURE_COOKIES=1): browsers are told to come
+    # back over HTTPS for a year, so no later visit starts in plain text.
+    items = HEADER_ITEMS + ([HSTS] if app.config["SESSION_COOKIE_SECURE"] else [])
+
     @app.after_request
     def _headers(response: Response) -> Response:
-        # The ones a view did not set itself: one look at the few it set, where each
-        # ``setdefault`` went through them all again.
+        # The ones a view did not set itself.
         present = {name.lower() for name, _value in response.headers.items()}
-        response.headers.extend([(name, value) for name, value, lowered in HEADER_ITEMS
+        response.headers.extend([(name, value) for name, value, lowered in items
                                  if lowered not in present])
         return response
+
+    @app.before_request
+    def _host() -> None:
+        if not host_is_served(request.host, app.config["HOSTS"], app.config["PROXIES"]):
+            abort(400, _("This server does not answer to that name."))
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> tuple[str | dict[str, object], int]:

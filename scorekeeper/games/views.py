@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -56,7 +56,8 @@ def set_language() -> Response:
     response = redirect(_same_site(request.form.get("next", "")))
     lang = request.form.get("lang", "")
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, lang, max_age=3600 * 24 * 365, samesite="Lax", httponly=True,
+                            secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
 
 
