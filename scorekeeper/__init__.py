@@ -67,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from . import charts, db, i18n, limits, names, security
+    from . import charts, db, i18n, limits, names, security, times
 
     db.init_app(app)
     i18n.init_app(app)
@@ -75,6 +75,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     names.init_app(app)
     limits.init_app(app)
     charts.init_app(app)
+    times.init_app(app)
     from .variants import game_races
 
     app.add_template_global(game_races)
