@@ -19,9 +19,11 @@ from wtforms.fields import FieldList, FormField
 
 
 class Problem(NamedTuple):
-    """One error as the summary lists it; ``target`` is an element id, or ``None``."""
+    """One error as the summary lists it: ``target`` is an element id, or ``None``;
+    ``whose`` the sub-form's owner (a player's name, shown isolated), or blank."""
 
     target: str | None
+    whose: str
     label: str
     message: str
 
@@ -30,7 +32,7 @@ def form_problems(form: Any) -> list[Problem]:
     """The problems of ``form`` in page order: its own (``form_errors``) first.
 
     A form's ``part_names``, when it has them, say whose its sub-forms are, in order (a
-    Remi deal's players): a field of the n-th one is labelled ``part_names[n]: label``."""
+    Remi deal's players): the problems of the n-th one are ``part_names[n]``'s."""
     return list(_walk(form, getattr(form, "part_names", ()), "", top=True))
 
 
@@ -38,7 +40,7 @@ def _walk(form: Any, names: Sequence[str], whose: str, top: bool = False) -> Ite
     # A sub-form says its own problems above its fields: the link goes there.
     where = None if top else _first_target(form)
     for message in getattr(form, "form_errors", None) or ():
-        yield Problem(where, whose, str(message))
+        yield Problem(where, whose, "", str(message))
     parts = 0
     for field in form:
         if isinstance(field, FormField):
@@ -70,9 +72,6 @@ def _first_target(form: Any) -> str | None:
 
 
 def _errors_of(field: Field, whose: str) -> Iterator[Problem]:
-    label = str(field.label.text)
-    if whose:
-        label = f"{whose}: {label}"
     target = _target(field)
     for message in field.errors:
-        yield Problem(target, label, str(message))
+        yield Problem(target, whose, str(field.label.text), str(message))
