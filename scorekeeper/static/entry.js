@@ -110,15 +110,18 @@
         if (value !== undefined && el.value !== value) { el.value = value; changed.push(el); }
       }
     });
-    announce(changed);
+    announce(changed, true);
     return changed.length > 0;
   }
 
-  /* Tell the other scripts (forms.js, the picker, live.js) the fields changed. */
-  function announce(elements) {
+  /* Tell the other scripts (forms.js, the card picker, app.js) the fields changed;
+     ``typing``: as if typed (a draft put back), else only that they changed. */
+  function announce(elements, typing) {
     quiet = true;
     elements.forEach(function (el) {
-      el.dispatchEvent(new Event("input", { bubbles: true }));
+      if (typing || el.hasAttribute("data-cards")) {
+        el.dispatchEvent(new Event("input", { bubbles: true }));
+      }
       el.dispatchEvent(new Event("change", { bubbles: true }));
     });
     quiet = false;
@@ -154,7 +157,7 @@
       drop(key);
       var line = form.querySelector(".draft-note");
       if (line) line.remove();
-      setTimeout(function () { announce(typeable(form)); }, 0);
+      setTimeout(function () { announce(typeable(form), false); }, 0);
     });
   }
 
