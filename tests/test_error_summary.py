@@ -134,6 +134,9 @@ def test_every_kinds_hand_forms_start_with_the_summary(client: FlaskClient, vari
     cards = client.post(f"/g/{game}/hands/new", data={"version": version, **card_data})
     assert cards.status_code == 422
     summarised(cards.get_data(as_text=True), card_words)
+    # Both forms keep what is typed as a draft of the next hand (static/entry.js).
+    assert f'data-draft="{game}:new:quick"' in quick_page.get_data(as_text=True)
+    assert f'data-draft="{game}:new:cards"' in cards.get_data(as_text=True)
 
 
 def test_a_knock_over_the_limit_is_summarised_and_linked_to_its_field(client: FlaskClient) -> None:
@@ -154,6 +157,7 @@ def test_a_knock_over_the_limit_is_summarised_and_linked_to_its_field(client: Fl
         "version": version, "knocker": "0", "knocker_cards": "7H 7H", "defender_cards": ""})
     assert edit.status_code == 422
     summarised(edit.get_data(as_text=True), "Defender's cards: ")
+    assert f'data-draft="{game}:1:cards"' in edit.get_data(as_text=True)
 
 
 def test_a_lost_race_is_said_in_the_summary(client: FlaskClient) -> None:
