@@ -76,9 +76,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     charts.init_app(app)
     times.init_app(app)
+    from .formproblems import form_problems
     from .variants import game_races
 
     app.add_template_global(game_races)
+    app.add_template_global(form_problems)
     _register_blueprints(app)
     return app
 

@@ -44,6 +44,7 @@ LAYERS = {
     "charts": SHARED,
     "solar_hijri": SHARED,  # the Persian calendar's arithmetic
     "times": SHARED,  # dates and times in the reader's zone, language and calendar
+    "formproblems": SHARED,  # a refused form's errors, each with its field's id
     "variants": VARIANTS,
     # A game's record for a group's standings and money, from each kind's replay, kept
     # as its summary: the game's page, PDF and API read a game's payments from it.
