@@ -47,6 +47,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LISTEN_PORT=os.environ.get("SCOREKEEPER_LISTEN_PORT"),
         # How many reverse proxies stand in front of the app (0: none).
         PROXIES=0,
+        # The names the app answers to (security.host_is_served); none: its own addresses.
+        HOSTS=[],
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -65,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from . import charts, db, i18n, limits, names, security
+    from . import charts, db, i18n, limits, names, security, times
 
     db.init_app(app)
     i18n.init_app(app)
@@ -73,9 +75,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     names.init_app(app)
     limits.init_app(app)
     charts.init_app(app)
+    times.init_app(app)
+    from .formproblems import form_problems
     from .variants import game_races
 
     app.add_template_global(game_races)
+    app.add_template_global(form_problems)
     _register_blueprints(app)
     return app
 
@@ -127,6 +132,9 @@ def _environment() -> dict[str, Any]:
     secure = os.environ.get("SCOREKEEPER_SECURE_COOKIES")
     if secure is not None:
         found["SESSION_COOKIE_SECURE"] = secure == "1"
+    hosts = os.environ.get("SCOREKEEPER_HOSTS")
+    if hosts:
+        found["HOSTS"] = [name.strip() for name in hosts.split(",") if name.strip()]
     proxies = os.environ.get("SCOREKEEPER_PROXIES")
     if proxies:
         found["PROXIES"] = int(proxies)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import re
 from typing import Any
 
@@ -11,6 +12,7 @@ from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
+from werkzeug.sansio.utils import host_is_trusted
 
 csrf = CSRFProtect()
 
@@ -21,18 +23,57 @@ HEADERS = {
         "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
         "frame-ancestors 'none'"
     ),
-    "Referrer-Policy": "no-referrer",
+    # Only the app's own pages hear where a request came from (its service worker keeps
+    # a hand only when one of them sent it); no other site ever does.
+    "Referrer-Policy": "same-origin",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
 }
 
 HEADER_ITEMS = [(name, value, name.lower()) for name, value in HEADERS.items()]
+HSTS = ("Strict-Transport-Security", "max-age=31536000", "strict-transport-security")
+
+
+def host_is_served(host: str, hosts: list[str], proxies: int) -> bool:
+    """Whether the app answers a request for ``host`` (``name[:port]``), from which it
+    makes the links and QR codes it hands out.
+
+    The names in ``hosts`` (``SCOREKEEPER_HOSTS``; ``.example.org`` takes its
+    subdomains too) when there are any. Else, behind a reverse proxy, whatever host it
+    passes on; and with no proxy, what names this computer on its own network: an IP
+    address, a name without a dot (``localhost``, ``kitchen-pc``) or one under
+    ``.local``. A page at ``evil.example`` that a rebinding DNS points at the
+    server is refused, so no link the app makes names another site.
+
+    >>> [host_is_served(h, [], 0) for h in ("192.168.1.5:5000", "[::1]", "evil.example")]
+    [True, True, False]
+    >>> host_is_served("cards.example.org", [".example.org"], 1)
+    True
+    """
+    if hosts:
+        return host_is_trusted(host, hosts)
+    if not host_is_trusted(host):  # not a host name at all
+        return False
+    if proxies:
+        return True
+    name = host if host.endswith("]") else host.rsplit(":", 1)[0]
+    try:
+        ipaddress.ip_address(name.strip("[]"))
+    except ValueError:
+        return "." not in name or name.lower().endswith(".local")
+    return True
 
 API_PREFIX = "/api/"  # the JSON API's paths (``api`` blueprint, /api/v1)
 
-# Game ids are ``secrets.token_urlsafe`` strings; anything else (a NUL byte, say, which
-# PostgreSQL refuses outright) is simply not a game.
-GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# Ids of games, groups and rulings are ``secrets.token_urlsafe`` strings; anything else
+# (a NUL byte, say, which PostgreSQL refuses outright) names nothing.
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def is_token(value: object) -> bool:
+    """Whether ``value`` has the shape of an id the app hands out (and so may be looked
+    up in the database)."""
+    return isinstance(value, str) and TOKEN.fullmatch(value) is not None
 
 
 class SessionCookies(SecureCookieSessionInterface):
@@ -76,19 +117,27 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionCookies()
 
     @app.url_value_preprocessor
-    def _game_ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
-        for key in ("game_id", "group_id"):  # both are tokens of the same shape
-            if values and key in values and not GAME_ID.fullmatch(str(values[key])):
+    def _ids(_endpoint: str | None, values: dict[str, Any] | None) -> None:
+        for key, value in (values or {}).items():  # game_id, group_id, ruling_id…
+            if key.endswith("_id") and isinstance(value, str) and not is_token(value):
                 abort(404)
+
+    # Served over HTTPS only (SCOREKEEPER_SECURE_COOKIES=1): browsers are told to come
+    # back over HTTPS for a year, so no later visit starts in plain text.
+    items = HEADER_ITEMS + ([HSTS] if app.config["SESSION_COOKIE_SECURE"] else [])
 
     @app.after_request
     def _headers(response: Response) -> Response:
-        # The ones a view did not set itself: one look at the few it set, where each
-        # ``setdefault`` went through them all again.
+        # The ones a view did not set itself.
         present = {name.lower() for name, _value in response.headers.items()}
-        response.headers.extend([(name, value) for name, value, lowered in HEADER_ITEMS
+        response.headers.extend([(name, value) for name, value, lowered in items
                                  if lowered not in present])
         return response
+
+    @app.before_request
+    def _host() -> None:
+        if not host_is_served(request.host, app.config["HOSTS"], app.config["PROXIES"]):
+            abort(400, _("This server does not answer to that name."))
 
     @app.errorhandler(CSRFError)
     def _csrf_error(exc: CSRFError) -> tuple[str | dict[str, object], int]:
@@ -101,7 +150,9 @@ def init_app(app: Flask) -> None:
         return error_answer(400, message)
 
     @app.errorhandler(HTTPException)
-    def _http_error(exc: HTTPException) -> tuple[str | dict[str, object], int]:
+    def _http_error(
+        exc: HTTPException,
+    ) -> tuple[str | dict[str, object], int, dict[str, str]]:
         code = exc.code or 500
         messages = {
             403: _("This link does not let you change this game."),
@@ -109,7 +160,10 @@ def init_app(app: Flask) -> None:
             405: _("That action is not possible here."),
             413: _("That was too much data to accept."),
         }
-        return error_answer(code, messages.get(code, exc.description or ""))
+        # A 405 names the methods the address takes (RFC 9110's ``Allow``).
+        allow = getattr(exc, "valid_methods", None)
+        headers = {"Allow": ", ".join(allow)} if allow else {}
+        return (*error_answer(code, messages.get(code, exc.description or "")), headers)
 
     @app.errorhandler(500)
     def _server_error(exc: Exception) -> tuple[str | dict[str, object], int]:

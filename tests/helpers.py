@@ -5,9 +5,11 @@ from __future__ import annotations
 import io
 import re
 import unicodedata
+from datetime import datetime
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
@@ -70,6 +72,21 @@ def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
     """The whole game as the API returns it."""
     data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
     return data
+
+
+def date_everything(app: Flask, moment: datetime) -> None:
+    """Every game, ruling and change in the database dated ``moment``."""
+    from sqlalchemy import update
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Change, Game, Ruling
+
+    with app.test_request_context(method="POST"):  # a GET's session only reads
+        db = get_session()
+        for model in (Game, Ruling):
+            db.execute(update(model).values(created_at=moment))
+        db.execute(update(Change).values(at=moment))
+        db.commit()
 
 
 def keep_printed_html(monkeypatch: pytest.MonkeyPatch, *, typeset: bool) -> list[str]:

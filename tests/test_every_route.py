@@ -40,7 +40,7 @@ def check_headers(response: Any, what: str) -> None:
     assert "'unsafe-inline'" not in csp.get("style-src", ""), what
     assert csp["frame-ancestors"] == "'none'", what
     assert csp["object-src"] == "'none'", what
-    assert headers["Referrer-Policy"] == "no-referrer", what
+    assert headers["Referrer-Policy"] == "same-origin", what
     assert headers["X-Content-Type-Options"] == "nosniff", what
     assert headers["X-Frame-Options"] == "DENY", what
 

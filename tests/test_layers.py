@@ -42,6 +42,9 @@ LAYERS = {
     "limits": SHARED,  # how fast one client may create and import
     "money": SHARED,  # which codes are currencies, a payment's amount
     "charts": SHARED,
+    "solar_hijri": SHARED,  # the Persian calendar's arithmetic
+    "times": SHARED,  # dates and times in the reader's zone, language and calendar
+    "formproblems": SHARED,  # a refused form's errors, each with its field's id
     "variants": VARIANTS,
     # A game's record for a group's standings and money, from each kind's replay, kept
     # as its summary: the game's page, PDF and API read a game's payments from it.

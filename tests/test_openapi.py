@@ -80,16 +80,16 @@ def test_the_document_is_served(client: FlaskClient) -> None:
 
 
 # Every status each operation gives, worked out from the views (api/*.py): 413 is
-# Flask's answer to a body over MAX_CONTENT_LENGTH.
+# Flask's answer to a body over MAX_CONTENT_LENGTH, 429 the rate limit's (limits.py).
 STATUSES = {
     "arrangeGinHand": {"200", "413", "422"},
     "settleGinHand": {"200", "413", "422"},
     "settleRemiDeal": {"200", "413", "422"},
     "keepRuling": {"201", "413", "422"},
-    "createGame": {"201", "403", "413", "422"},
+    "createGame": {"201", "403", "413", "422", "429"},
     "readGame": {"200", "404"},
     "addHand": {"200", "201", "403", "404", "409", "413", "422"},
-    "createGroup": {"201", "413", "422"},
+    "createGroup": {"201", "413", "422", "429"},
     "readGroup": {"200", "404"},
     "readOpenapi": {"200"},
 }

@@ -275,7 +275,8 @@ def test_weasyprint_loads_only_when_printing() -> None:
 @pytest.mark.once
 def test_printing_fetches_only_the_apps_static_files(app: Flask, tmp_path: Path) -> None:
     """The fetcher WeasyPrint is given serves files under the static folder and refuses
-    anything else: another file on the disk (directly or by "..") and the network. Each
+    anything else: another file on the disk (directly, by ".." or by "%2e%2e") and the
+    network. Each
     thread keeps its own (one is built once per thread, not per print)."""
     import threading
 
@@ -293,7 +294,9 @@ def test_printing_fetches_only_the_apps_static_files(app: Flask, tmp_path: Path)
     finally:
         (served.close if hasattr(served, "close") else served["file_obj"].close)()
     assert body == (static / "forms.js").read_bytes()
+    climb = "/".join(["%2e%2e"] * len(static.parts))  # "..", as the file opener decodes it
     for url in (f"file://{secret}", f"file://{static}/../../{secret}",
+                f"file://{static}/{climb}{secret}", f"file://{static}/%2E%2E/%2e%2e/{secret}",
                 "http://127.0.0.1/", "https://example.org/x.css"):
         with pytest.raises(ValueError, match="not fetched"):
             fetcher(url)

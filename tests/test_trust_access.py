@@ -140,7 +140,7 @@ def test_security_headers_on_every_response(client: FlaskClient) -> None:
         assert "'unsafe-inline'" not in csp["script-src"], path
         assert "'unsafe-eval'" not in csp["script-src"], path
         assert csp["frame-ancestors"] == "'none'", path
-        assert headers["Referrer-Policy"] == "no-referrer", path
+        assert headers["Referrer-Policy"] == "same-origin", path
         assert headers["X-Content-Type-Options"] == "nosniff", path
 
 

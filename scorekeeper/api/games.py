@@ -15,11 +15,12 @@ from .. import limits
 from ..db import get_session
 from ..games import access, service
 from ..groups.summaries import payments_of
-from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
+from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls, rules_from_json
 from ..models import Game, GameData, Group
 from ..money import currency_code
 from ..names import name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_stake
+from ..security import is_token
 from ..variants import VARIANTS, variant_for
 from . import bp
 
@@ -137,12 +138,12 @@ def _idempotency_key() -> str | None:
 
 def _group_for(body: dict[str, Any]) -> Group | None:
     """The group a new game counts for: its edit secret must come in X-Edit-Secret."""
-    group_id = body.get("group")
-    if group_id is None:
+    if "group" not in body:
         return None
+    group_id = body["group"]
     if not isinstance(group_id, str):
         fail("group", "must be a group's id")
-    group = get_session().get(Group, group_id)
+    group = get_session().get(Group, group_id) if is_token(group_id) else None
     if group is None:
         fail("group", "there is no such group")
     if not access.secret_matches(group, request.headers.get("X-Edit-Secret")):
@@ -152,8 +153,9 @@ def _group_for(body: dict[str, Any]) -> Group | None:
 
 def _stake(body: dict[str, Any], group: Group | None) -> tuple[str | None, str | None]:
     """The game's own stake and currency, else its group's (RULES.md §9)."""
-    if body.get("stake") is None:
-        if body.get("currency") is not None:
+    refuse_nulls(body, "stake", "currency")
+    if "stake" not in body:
+        if "currency" in body:
             fail("currency", "a currency goes with a stake")
         return (group.stake, group.currency) if group is not None else (None, None)
     try:

@@ -13,7 +13,7 @@ from .. import limits
 from ..db import get_session
 from ..groups import service
 from ..groups.service import GroupView
-from ..jsonbody import fail, json_object, list_at
+from ..jsonbody import fail, json_object, list_at, refuse_nulls
 from ..models import Group
 from ..money import currency_code
 from ..names import same_name, text_problem
@@ -47,6 +47,7 @@ def create_group() -> tuple[Response, int]:
     if pair is not None:
         fail(f"players[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
              "every player needs a different name")
+    refuse_nulls(body, "stake", "currency")
     try:
         stake, currency = service.stake_texts(body.get("stake"), "EUR")
     except StakeError as exc:

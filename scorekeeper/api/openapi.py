@@ -950,7 +950,11 @@ ERROR_ANSWERS = {
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
+    "429": "This client has started too many games or groups: try again after the "
+    "seconds `Retry-After` says.",
 }
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
+                               "schema": {"type": "integer", "minimum": 1}}}
 
 EDIT_SECRET = {
     "name": "X-Edit-Secret",
@@ -1057,7 +1061,7 @@ PATHS: dict[str, dict[str, Schema]] = {
                         },
                     },
                 ),
-                **refused("403", "413", "422"),
+                **refused("403", "413", "422", "429"),
             },
             tags=["Games"],
             parameters=[GROUP_SECRET],
@@ -1122,7 +1126,7 @@ PATHS: dict[str, dict[str, Schema]] = {
                     links={"ReadGroup": {"operationId": "readGroup",
                                          "parameters": {"group_id": "$response.body#/id"}}},
                 ),
-                **refused("413", "422"),
+                **refused("413", "422", "429"),
             },
             tags=["Groups"],
             requestBody=body(ref("NewGroup")),
@@ -1167,7 +1171,8 @@ def _document() -> dict[str, Any]:
         "components": {
             "schemas": {**REQUEST_SCHEMAS, **RESPONSE_SCHEMAS},
             "responses": {
-                status: answer(description, ref("Errors"))
+                status: answer(description, ref("Errors"),
+                               **({"headers": RETRY_AFTER} if status == "429" else {}))
                 for status, description in ERROR_ANSWERS.items()
             },
         },

@@ -83,6 +83,13 @@ def add_hand(game_id: str) -> Response:
     return _render_sheet(game, variant, played, form, 422)
 
 
+@bp.get("/g/<game_id>/hands")
+def hands(game_id: str) -> Response:
+    """The page that holds the hand form (a refused hand's page, opened again)."""
+    game, _variant = load(game_id)
+    return to_sheet(game, "#enter")
+
+
 @bp.route("/g/<game_id>/hands/new", methods=["GET", "POST"])
 def new_card_hand(game_id: str) -> Response | tuple[str, int]:
     """Enter a hand card by card; the engine checks and explains it."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, current_app, flash, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
@@ -20,6 +20,7 @@ from ..money import currency_code, currency_problem, local_currency
 from ..names import name_key
 from ..scoring import RulesError, rules_from_spec
 from ..scoring.stakes import StakeError, parse_stake
+from ..security import is_token
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
 from .common import load
@@ -55,7 +56,8 @@ def set_language() -> Response:
     response = redirect(_same_site(request.form.get("next", "")))
     lang = request.form.get("lang", "")
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=3600 * 24 * 365, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, lang, max_age=3600 * 24 * 365, samesite="Lax", httponly=True,
+                            secure=current_app.config["SESSION_COOKIE_SECURE"])
     return response
 
 
@@ -102,7 +104,7 @@ def _group_of(group_id: object) -> Group | None:
     """The group a new game is started for, if this browser may edit it."""
     if not isinstance(group_id, str) or not group_id:
         return None
-    group = get_session().get(Group, group_id)
+    group = get_session().get(Group, group_id) if is_token(group_id) else None
     if group is None or not access.can_edit(group):
         abort(403)
     return group

@@ -129,6 +129,7 @@ def _render_page(
     filters: FilterForm,
     form: PaymentForm,
     status: int = 200,
+    settings: GroupForm | None = None,
 ) -> Response:
     editable = access.can_edit(group)
     body = render_template(
@@ -142,7 +143,7 @@ def _render_page(
         h2h_chart=head_to_head_chart((p.first, p.second, p.net) for p in shown.standings.pairs),
         payment_form=form,
         add_form=_add_form(group) if editable else None,
-        settings=_settings_form(group),
+        settings=settings or _settings_form(group),
         empty=EmptyForm(),
         variants=VARIANTS,
         view_url=url_for("groups.page", group_id=group.id, _external=True),
@@ -194,11 +195,11 @@ def settings(group_id: str) -> Response:
     access.require_edit(group)
     form = _settings_form(group)
     read = _read_group_form(form) if form.validate_on_submit() else None
-    if read is None:
+    if read is None:  # the page again, the form open with what was typed and why not
         rollback_to_reading()
-        errors = [str(e) for f in form for e in f.errors]
-        flash(" ".join(errors) or _("Nothing was changed."), "warning")
-        return _to_page(group, "#settings")
+        filters, _kind, _days = _filters()
+        shown = service.view(db, group)
+        return _render_page(group, shown, filters, _payment_form(group), 422, settings=form)
     names, stake, currency = read
     played = {n for g in service.group_games(db, group) for n in g.players}
     group.name = form.name.data.strip()
@@ -216,6 +217,14 @@ def _payment_form(group: Group) -> PaymentForm:
     form.payer.choices = choices
     form.payee.choices = choices
     return form
+
+
+@bp.get("/groups/<group_id>/settings")
+@bp.get("/groups/<group_id>/payments")
+def form_page(group_id: str) -> Response:
+    """The page that holds the form (a refused form's page, opened again)."""
+    group = service.load_group(get_session(), group_id)
+    return _to_page(group, "#settings" if request.path.endswith("/settings") else "#money")
 
 
 @bp.post("/groups/<group_id>/payments")

@@ -12,6 +12,8 @@ import re
 import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
+from urllib.request import url2pathname
 
 from flask import Response, current_app, render_template
 from flask_babel import gettext as _
@@ -117,7 +119,8 @@ def _new_static_fetcher(weasyprint: Any, static: Path) -> Any:
     subclass (WeasyPrint 68 and later), or a function over ``default_url_fetcher``."""
 
     def allowed(url: str) -> None:
-        path = Path(url.removeprefix("file://").split("?")[0]).resolve()
+        # The path as the file is opened: "%2e%2e" decoded is "..".
+        path = Path(url2pathname(urlsplit(url).path)).resolve()
         if not url.startswith("file://") or not path.is_relative_to(static):
             raise ValueError(f"not fetched: {url}")
 

@@ -664,20 +664,30 @@
   }
 
   // --- times in the phone's own clock ------------------------------------------------
-  // The server writes UTC (it cannot know where the phone is); a <time data-local> is
-  // rewritten as the phone's date and time, in the page's language, with the Latin
-  // digits and the calendar the rest of the app uses. Its title keeps the UTC text.
+  // The server writes a time in the zone the tz cookie names, else in UTC (times.py); a
+  // <time data-local> is written again in the phone's zone and the page's language, in
+  // the same styles: data-local="" a date and time, "medium" or "long" a date. Persian
+  // in the Solar Hijri calendar, every language with the Latin digits the app uses. The
+  // cookie lets the next page, and a print, be dated in this zone by the server itself.
   function localTimes() {
     if (!window.Intl || !Intl.DateTimeFormat) return;
-    var lang = (document.documentElement.lang || "en") + "-u-ca-gregory-nu-latn";
-    var format;
+    var lang = document.documentElement.lang || "en";
+    lang += "-u-ca-" + (lang === "fa" ? "persian" : "gregory") + "-nu-latn";
+    var formats = {};
     try {
-      format = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+      formats[""] = new Intl.DateTimeFormat(lang, { dateStyle: "medium", timeStyle: "short" });
+      formats.medium = new Intl.DateTimeFormat(lang, { dateStyle: "medium" });
+      formats.long = new Intl.DateTimeFormat(lang, { dateStyle: "long" });
     } catch (e) { return; }
+    var zone = formats[""].resolvedOptions().timeZone;
+    var kept = ("; " + document.cookie + ";").indexOf("; tz=" + zone + ";") !== -1;
+    if (zone && !kept && /^[\w+\-\/]+$/.test(zone)) {
+      document.cookie = "tz=" + zone + "; path=/; max-age=31536000; samesite=lax";
+    }
     Array.prototype.forEach.call(document.querySelectorAll("time[data-local]"), function (el) {
       var when = new Date(el.getAttribute("datetime"));
-      if (isNaN(when) || el.dataset.shown === el.getAttribute("datetime")) return;
-      el.title = el.textContent;
+      var format = formats[el.dataset.local];
+      if (isNaN(when) || !format || el.dataset.shown === el.getAttribute("datetime")) return;
       el.textContent = format.format(when);
       el.dataset.shown = el.getAttribute("datetime");
     });

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from wtforms import FormField, RadioField, SelectChoice
 from wtforms.validators import NumberRange, Optional
@@ -79,6 +80,11 @@ class DealQuickForm(HandMeta):
         """The two tables' sub-forms, seat 0's table first."""
         return [self.a.form, self.b.form]
 
+    @property
+    def part_names(self) -> list[str]:
+        """Whose each sub-form is, as a refused form's summary names them."""
+        return [_("Table 1"), _("Table 2")]
+
 
 class DealCardsForm(HandMeta):
     """A deal card by card: both tables on one page."""
@@ -89,3 +95,8 @@ class DealCardsForm(HandMeta):
     def tables(self) -> list[Any]:
         """The two tables' sub-forms, seat 0's table first."""
         return [self.a.form, self.b.form]
+
+    @property
+    def part_names(self) -> list[str]:
+        """Whose each sub-form is, as a refused form's summary names them."""
+        return [_("Table 1"), _("Table 2")]

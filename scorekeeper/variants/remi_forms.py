@@ -200,6 +200,11 @@ class RemiCardForm(_DealForm):
     went_out = RadioField(_l("Who went out?"), choices=[], validators=[Optional()])
     final_discard = DiscardField(_l("Final discard (of the player who went out)"))
 
+    @property
+    def part_names(self) -> list[str]:
+        """Whose each player block is, as a refused form's summary names them."""
+        return self.names
+
     def read(self) -> dict[str, Any] | None:
         """Stored inputs of a validated form (cards canonical), or ``None``."""
         if not self.chose_went_out():

@@ -53,7 +53,7 @@ def phone_page(browser: Any, request: pytest.FixtureRequest, width: int = 390,
     """A page in a phone-sized window of its own (own cookies); ``page.shot(name)`` saves
     a screenshot under the test's name. ``options`` go to the browser context."""
     context = browser.new_context(viewport={"width": width, "height": height},
-                                  device_scale_factor=1, locale="en-GB", **options)
+                                  device_scale_factor=1, **{"locale": "en-GB", **options})
     page = context.new_page()
     folder = OUTPUT / request.node.name
     folder.mkdir(parents=True, exist_ok=True)

@@ -835,3 +835,36 @@ def test_the_service_worker_keeps_the_pages_and_files_but_never_the_api_or_the_l
     assert page.locator("body").get_attribute("data-served") == "cache"
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
         page.goto(live_url + f"/api/v1/games/{game['id']}")
+
+
+ATTACK = """<!doctype html><html><body>
+<form method="post" action="{action}">
+  <input name="outcome" value="gin"><input name="knocker" value="1">
+  <input name="defender_deadwood" value="99"><input name="token" value="evil-token">
+  <input name="csrf_token" value="forged"><button type="submit">Win a prize</button>
+</form></body></html>"""
+
+
+@ONCE  # what the phone keeps
+def test_a_form_on_another_site_posting_a_hand_is_never_kept(
+    app: Flask, context: Any, request: pytest.FixtureRequest
+) -> None:
+    """With the server out of reach, another site's form that posts a hand to the game
+    is dropped by the service worker: only the app's own pages put hands in the queue
+    (where "Correct it" would fill the other site's values into this phone's form). The
+    phone's own hand, posted the same way right after, is still kept."""
+    client = app.test_client()
+    game = new_game(client)
+    page, url, _port = opened_then_dropped(app, lambda url: open_as_editor(context, url, game))
+    elsewhere = context.new_page()
+    elsewhere.route("http://elsewhere.test/**", lambda route: route.fulfill(
+        content_type="text/html", body=ATTACK.format(action=f"{url}/g/{game['id']}/hands")))
+    elsewhere.goto("http://elsewhere.test/prize")
+    with pytest.raises(PlaywrightError), elsewhere.expect_navigation(timeout=10_000):
+        elsewhere.click("button")
+    assert kept_on_the_phone(page) == []
+
+    fill_knock(page, 0, 3, 20)  # the phone's own form still keeps its hand
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    assert kept_on_the_phone(page) == ["waiting"]
+    shot(page, request, "only-own-hand-kept")

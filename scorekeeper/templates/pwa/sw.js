@@ -126,6 +126,16 @@ async function keepHand(item) {
   }
 }
 
+// A hand is kept only when one of the app's own pages sent it (the page's address is
+// its referrer: Referrer-Policy same-origin) with the form's hand token. A form on another
+// site may post to the app too; sent, the server refuses it (no CSRF token), and kept,
+// its values would come back into this phone's form as "Correct it".
+function fromOurForm(request, fields) {
+  let origin = null;
+  try { origin = new URL(request.referrer).origin; } catch (noReferrer) { return false; }
+  return origin === self.location.origin && fields.some((f) => f[0] === "token" && f[1]);
+}
+
 async function sendOrKeep(request, url, game) {
   const copy = request.clone();
   try {
@@ -141,11 +151,8 @@ async function sendOrKeep(request, url, game) {
     } catch (unreadable) {
       throw error;
     }
-    let token = (fields.find((f) => f[0] === "token") || [])[1];
-    if (!token) {
-      token = newToken();
-      fields.push(["token", token]);
-    }
+    if (!fromOurForm(copy, fields)) throw error;
+    const token = fields.find((f) => f[0] === "token")[1];
     const sheet = "/g/" + game;
     await keepHand({
       token: token,
