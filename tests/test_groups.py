@@ -238,7 +238,7 @@ def test_the_group_page_shows_standings_balances_and_settle_up(
     assert cell("standings", "Ann", "margins") == "-43"
     assert cell("standings-hands", "Bob", "gins") == "2"
     assert cell("balances", "Cid", "balance") == "+€1.71"
-    assert cell("balances", "Ann", "balance") == "-€0.08"
+    assert cell("balances", "Ann", "balance") == "\u2212€0.08"  # the minus sign, not "-"
     settle = re.search(r'<div class="settle-up">(.*?)</div>', html, re.S)
     assert settle
     assert re.findall(r"<li>(.*?)</li>", settle.group(1)) == [
@@ -262,9 +262,8 @@ def test_a_recorded_payment_moves_the_balances(client: FlaskClient, friday: dict
     data = client.get(f"/api/v1/groups/{group}").get_json()
     assert data["balances"] == {"Ann": "-0.08", "Bob": "0.00", "Cid": "0.08"}
     assert data["settle_up"] == [{"from": "Ann", "to": "Cid", "amount": "0.08", "currency": "EUR"}]
-    assert data["payments"] == [
-        {"from": "Bob", "to": "Cid", "amount": "1.63", "currency": "EUR", "date": "2026-12-01"}
-    ]
+    assert data["payments"] == [{"id": data["payments"][0]["id"], "from": "Bob", "to": "Cid",
+                                 "amount": "1.63", "currency": "EUR", "date": "2026-12-01"}]
     bad = client.post(
         f"/groups/{group}/payments",
         data={
@@ -325,9 +324,15 @@ def test_a_group_round_trip_keeps_standings_and_every_cent(
         "head_to_head",
         "balances",
         "settle_up",
-        "payments",
+        "version",
     ):
         assert after[key] == before[key], key
+    # Payments and their history come along (with new ids).
+    assert [{k: v for k, v in p.items() if k != "id"} for p in after["payments"]] == [
+        {k: v for k, v in p.items() if k != "id"} for p in before["payments"]]
+    assert [(c["action"], c["after"]) for c in after["history"]] == [
+        ("record", {"from": "Bob", "to": "Cid", "amount": "0.07", "currency": "EUR",
+                    "date": "2026-11-30"})]
     assert after["balances"] == {"Ann": "-0.08", "Bob": "-1.56", "Cid": "1.64"}
     assert [g["finals"] for g in after["games"]] == [g["finals"] for g in before["games"]]
     assert {g["id"] for g in after["games"]}.isdisjoint(g["id"] for g in before["games"])
@@ -568,7 +573,7 @@ def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClien
 
     page = " ".join(client.get(f"/groups/{group['id']}").get_data(as_text=True).split())
     assert '<td class="num balance">+€4.00</td>' in page
-    assert '<td class="num balance">-€4.00</td>' in page
+    assert '<td class="num balance">\u2212€4.00</td>' in page
     assert "<bdi>Bob</bdi> pays <bdi>Ann</bdi> €4.00" in page
     assert "Games played for IRR are not in these balances: they add up EUR only." in page
 

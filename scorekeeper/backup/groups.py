@@ -2,20 +2,24 @@
 
 An export document may carry ``"groups": [{"name", "players", "stake", "currency",
 "games": ["<id of a game in this file>", ...], "payments": [{"from", "to", "amount",
-"currency", "date"}]}]`` beside its ``"games"``. An import makes new groups (new ids
-and secrets) holding the new games made from those ids; amounts stay exact text, so a
-round trip loses no cent and the standings come out the same.
+"currency", "date"}], "version": 5, "history": [{"action", "at", "by", "before",
+"after"}]}]`` beside its ``"games"``. An import makes new groups (new ids and secrets)
+holding the new games made from those ids; amounts stay exact text, so a round trip
+loses no cent and the standings come out the same. The history of the payments
+(corrected, deleted, restored, settled up) comes along with its deleted payments, to
+be restored after the import as before it; a file without it (an older export) starts
+the group's history empty.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Game, Group, Payment, new_token
+from ..models import Game, Group, GroupChange, Payment, new_token
 from ..names import same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
@@ -46,6 +50,17 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
                 "date": p.paid_on.isoformat(),
             }
             for p in group.payments
+        ],
+        "version": group.version,
+        "history": [
+            {
+                "action": c.action,
+                "at": c.at.isoformat(),
+                "by": c.by,
+                "before": c.before,
+                "after": c.after,
+            }
+            for c in group.changes
         ],
     }
 
@@ -132,11 +147,17 @@ def _read_group(
         problems.append((f"{where}.games", "must list ids of games in this file"))
         ids = []
     payments = _payments(item.get("payments", []), f"{where}.payments", problems, players)
+    history = _history(item.get("history", []), f"{where}.history", problems)
+    version = item.get("version", len(history))
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= 10**9:
+        problems.append((f"{where}.version", "must be a whole number, 0 or more"))
     if len(problems) > before or not isinstance(name, str) or not isinstance(players, list):
         return None
     group = Group(id=new_token(), name=name.strip(), players=list(players), stake=stake)
     group.currency = currency
     group.payments = payments
+    group.changes = history
+    group.version = version
     for old in ids:
         by_old_id[old].group_id = group.id
     return group
@@ -151,23 +172,75 @@ def _payments(
     names = set(players) if isinstance(players, list) else set()
     found = []
     for i, p in enumerate(value):
+        try:
+            found.append(_payment(p, names))
+        except (StakeError, ValueError) as exc:
+            problems.append((f"{where}[{i}]", str(exc)))
+    return found
+
+
+def _payment(p: Any, names: set[str] | None) -> Payment:
+    """A payment from its JSON (``StakeError`` or ``ValueError`` says what is wrong);
+    its payer and payee among ``names`` (any names of at most 40 characters when
+    ``None``: a payment in the history may name a player who left the roster)."""
+    if not isinstance(p, dict) or not all(
+        isinstance(n, str) and 0 < len(n) <= NAME_MAX and (names is None or n in names)
+        for n in (p.get("from"), p.get("to"))
+    ):
+        raise ValueError("from and to must be players of the group")
+    return Payment(
+        payer=p["from"],
+        payee=p["to"],
+        amount=str(parse_stake(p.get("amount"))),
+        currency=parse_currency(p["currency"]) if p.get("currency") else None,
+        paid_on=date.fromisoformat(str(p.get("date"))),
+    )
+
+
+# Which of an entry's ``before`` and ``after`` hold a payment, by the entry's action
+# (a settling up's ``after`` holds a list of them; a restore's ``before`` names the
+# entry it took back by its position).
+_HELD = {"record": ("after",), "edit": ("before", "after"), "delete": ("before",),
+         "restore": ("after",), "settle": ()}
+
+
+def _history(value: Any, where: str, problems: list[tuple[str, str]]) -> list[GroupChange]:
+    if not isinstance(value, list) or len(value) > MAX_PAYMENTS:
+        problems.append((where, f"must be a list of at most {MAX_PAYMENTS} changes"))
+        return []
+    changes = []
+    for i, item in enumerate(value):
         at = f"{where}[{i}]"
         try:
-            if not isinstance(p, dict) or p.get("from") not in names or p.get("to") not in names:
-                raise ValueError("from and to must be players of the group")
-            amount = parse_stake(p.get("amount"))
-            paid_on = date.fromisoformat(str(p.get("date")))
-            currency = parse_currency(p["currency"]) if p.get("currency") else None
-        except (StakeError, ValueError) as exc:
+            changes.append(_change(item, i))
+        except (StakeError, ValueError, TypeError) as exc:
             problems.append((at, str(exc)))
-            continue
-        found.append(
-            Payment(
-                payer=p["from"],
-                payee=p["to"],
-                amount=str(amount),
-                currency=currency,
-                paid_on=paid_on,
-            )
-        )
-    return found
+    return changes
+
+
+def _change(item: Any, position: int) -> GroupChange:
+    """One entry of a group's history from its JSON; what is wrong raises."""
+    if not isinstance(item, dict) or item.get("action") not in _HELD:
+        raise ValueError(f"must be an object whose action is one of {', '.join(_HELD)}")
+    action, before, after = item["action"], item.get("before"), item.get("after")
+    for key in _HELD[action]:
+        _payment(item.get(key), None)
+    if action == "settle":
+        held = after.get("payments") if isinstance(after, dict) else None
+        if not isinstance(held, list) or not held or len(held) > 30:
+            raise ValueError("a settling up's after holds its payments")
+        for p in held:
+            _payment(p, None)
+    if action == "restore" and not (
+        isinstance(before, dict) and isinstance(before.get("restores"), int)
+        and 0 <= before["restores"] < position
+    ):
+        raise ValueError("a restore names an earlier entry of the history")
+    by = item.get("by", "")
+    if not isinstance(by, str) or len(by) > 20:
+        raise ValueError("by is a text of at most 20 characters")
+    when = datetime.fromisoformat(item["at"]) if isinstance(item.get("at"), str) else None
+    if when is not None and when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return GroupChange(action=action, before=before, after=after, by=by,
+                       at=when or datetime.now(UTC))
