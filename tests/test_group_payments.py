@@ -235,6 +235,11 @@ def test_a_group_backup_carries_the_history_and_an_older_one_still_imports(
     [deleted] = [c for c in copy["history"] if c["restorable"]]
     page = client.get(f"/groups/{copy['id']}/history").get_data(as_text=True)
     assert "2026-12-01: Bob paid Cid €1.63" in re.sub(r"<[^>]+>", "", page)
+    back = client.post(f"/groups/{copy['id']}/changes/{deleted['id']}/restore",
+                       data={"version": "2"})
+    assert back.status_code == 302
+    assert group_json(client, copy["id"])["balances"] == {"Ann": "-0.08", "Bob": "0.00",
+                                                          "Cid": "0.08"}
 
     old = json.loads(json.dumps(document))
     del old["groups"][0]["history"], old["groups"][0]["version"]
