@@ -19,7 +19,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Game, Group, GroupChange, Payment, new_token
+from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
 from ..names import same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
@@ -147,7 +147,7 @@ def _read_group(
         problems.append((f"{where}.games", "must list ids of games in this file"))
         ids = []
     payments = _payments(item.get("payments", []), f"{where}.payments", problems, players)
-    history = _history(item.get("history", []), f"{where}.history", problems)
+    history = _history(item.get("history", []), f"{where}.history", problems, players)
     version = item.get("version", len(history))
     if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= 10**9:
         problems.append((f"{where}.version", "must be a whole number, 0 or more"))
@@ -172,29 +172,26 @@ def _payments(
     names = set(players) if isinstance(players, list) else set()
     found = []
     for i, p in enumerate(value):
+        at = f"{where}[{i}]"
         try:
-            found.append(_payment(p, names))
+            if not isinstance(p, dict) or p.get("from") not in names or p.get("to") not in names:
+                raise ValueError("from and to must be players of the group")
+            amount = parse_stake(p.get("amount"))
+            paid_on = date.fromisoformat(str(p.get("date")))
+            currency = parse_currency(p["currency"]) if p.get("currency") else None
         except (StakeError, ValueError) as exc:
-            problems.append((f"{where}[{i}]", str(exc)))
+            problems.append((at, str(exc)))
+            continue
+        found.append(
+            Payment(
+                payer=p["from"],
+                payee=p["to"],
+                amount=str(amount),
+                currency=currency,
+                paid_on=paid_on,
+            )
+        )
     return found
-
-
-def _payment(p: Any, names: set[str] | None) -> Payment:
-    """A payment from its JSON (``StakeError`` or ``ValueError`` says what is wrong);
-    its payer and payee among ``names`` (any names of at most 40 characters when
-    ``None``: a payment in the history may name a player who left the roster)."""
-    if not isinstance(p, dict) or not all(
-        isinstance(n, str) and 0 < len(n) <= NAME_MAX and (names is None or n in names)
-        for n in (p.get("from"), p.get("to"))
-    ):
-        raise ValueError("from and to must be players of the group")
-    return Payment(
-        payer=p["from"],
-        payee=p["to"],
-        amount=str(parse_stake(p.get("amount"))),
-        currency=parse_currency(p["currency"]) if p.get("currency") else None,
-        paid_on=date.fromisoformat(str(p.get("date"))),
-    )
 
 
 # Which of an entry's ``before`` and ``after`` hold a payment, by the entry's action
@@ -204,43 +201,45 @@ _HELD = {"record": ("after",), "edit": ("before", "after"), "delete": ("before",
          "restore": ("after",), "settle": ()}
 
 
-def _history(value: Any, where: str, problems: list[tuple[str, str]]) -> list[GroupChange]:
+def _history(
+    value: Any, where: str, problems: list[tuple[str, str]], players: Any
+) -> list[GroupChange]:
+    """A group's history of payments; every payment it holds is read as ``_payments``
+    reads the group's own."""
     if not isinstance(value, list) or len(value) > MAX_PAYMENTS:
         problems.append((where, f"must be a list of at most {MAX_PAYMENTS} changes"))
         return []
     changes = []
     for i, item in enumerate(value):
-        at = f"{where}[{i}]"
+        at, before = f"{where}[{i}]", len(problems)
+        if not isinstance(item, dict) or item.get("action") not in _HELD:
+            problems.append((at, f"must be an object whose action is one of {', '.join(_HELD)}"))
+            continue
+        action, by, when = item["action"], item.get("by", ""), item.get("at")
+        held = [(key, item.get(key)) for key in _HELD[action]]
+        if action == "settle":
+            after = item.get("after")
+            listed = after.get("payments") if isinstance(after, dict) else None
+            if not isinstance(listed, list) or not 0 < len(listed) <= 30:
+                problems.append((f"{at}.after", "a settling up holds its payments"))
+            else:
+                held += [(f"after.payments[{n}]", p) for n, p in enumerate(listed)]
+        for key, payment in held:
+            _payments([payment], f"{at}.{key}", problems, players)
+        taken = item.get("before")
+        restores = taken.get("restores") if isinstance(taken, dict) else None
+        if action == "restore" and not (isinstance(restores, int) and 0 <= restores < i):
+            problems.append((f"{at}.before", "a restore names an earlier entry of the history"))
+        if not isinstance(by, str) or len(by) > 20:
+            problems.append((f"{at}.by", "a text of at most 20 characters"))
         try:
-            changes.append(_change(item, i))
-        except (StakeError, ValueError, TypeError) as exc:
-            problems.append((at, str(exc)))
+            moment = datetime.fromisoformat(when) if isinstance(when, str) else None
+        except ValueError:
+            problems.append((f"{at}.at", "must be a date and time (ISO 8601)"))
+            moment = None
+        if len(problems) == before:
+            changes.append(GroupChange(
+                action=action, before=item.get("before"), after=item.get("after"), by=by,
+                at=now_utc() if moment is None
+                else moment if moment.tzinfo else moment.replace(tzinfo=UTC)))
     return changes
-
-
-def _change(item: Any, position: int) -> GroupChange:
-    """One entry of a group's history from its JSON; what is wrong raises."""
-    if not isinstance(item, dict) or item.get("action") not in _HELD:
-        raise ValueError(f"must be an object whose action is one of {', '.join(_HELD)}")
-    action, before, after = item["action"], item.get("before"), item.get("after")
-    for key in _HELD[action]:
-        _payment(item.get(key), None)
-    if action == "settle":
-        held = after.get("payments") if isinstance(after, dict) else None
-        if not isinstance(held, list) or not held or len(held) > 30:
-            raise ValueError("a settling up's after holds its payments")
-        for p in held:
-            _payment(p, None)
-    if action == "restore" and not (
-        isinstance(before, dict) and isinstance(before.get("restores"), int)
-        and 0 <= before["restores"] < position
-    ):
-        raise ValueError("a restore names an earlier entry of the history")
-    by = item.get("by", "")
-    if not isinstance(by, str) or len(by) > 20:
-        raise ValueError("by is a text of at most 20 characters")
-    when = datetime.fromisoformat(item["at"]) if isinstance(item.get("at"), str) else None
-    if when is not None and when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return GroupChange(action=action, before=before, after=after, by=by,
-                       at=when or datetime.now(UTC))
