@@ -12,9 +12,12 @@ import re
 from datetime import date
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 
 from tests.test_groups import friday  # noqa: F401 - the fixture
+from tests.test_trust_races import at_once, base  # noqa: F401 - a fixture
+from tests.trust_server import Browser, hidden_fields, open_edit_link
 
 AT_START = {"Ann": "-0.08", "Bob": "-1.63", "Cid": "1.71"}
 SETTLE_AT_START = [
@@ -157,50 +160,50 @@ def test_the_api_corrects_deletes_restores_and_settles_up(
     client: FlaskClient, friday: dict[str, Any]  # noqa: F811
 ) -> None:
     group, secret = friday["group"]["id"], friday["group"]["edit_secret"]
-    base = f"/api/v1/groups/{group}"
+    url = f"/api/v1/groups/{group}"
     headers = {"X-Edit-Secret": secret}
-    refused = client.post(f"{base}/payments", json={"from": "Bob", "to": "Cid", "amount": "1"})
+    refused = client.post(f"{url}/payments", json={"from": "Bob", "to": "Cid", "amount": "1"})
     assert refused.status_code == 403
-    made = client.post(f"{base}/payments", headers=headers,
+    made = client.post(f"{url}/payments", headers=headers,
                        json={"from": "Bob", "to": "Cid", "amount": "1.63", "date": "2026-12-01"})
     assert made.status_code == 201, made.get_json()
     payment = made.get_json()["payment"]
     assert made.get_json()["balances"] == {"Ann": "-0.08", "Bob": "0.00", "Cid": "0.08"}
-    bad = client.patch(f"{base}/payments/{payment['id']}", headers=headers,
+    bad = client.patch(f"{url}/payments/{payment['id']}", headers=headers,
                        json={"amount": "0.001"})
     assert bad.status_code == 422
-    patched = client.patch(f"{base}/payments/{payment['id']}", headers=headers,
+    patched = client.patch(f"{url}/payments/{payment['id']}", headers=headers,
                            json={"amount": "1.00", "date": "2026-12-02"})
     assert patched.status_code == 200, patched.get_json()
     assert patched.get_json()["balances"] == {"Ann": "-0.08", "Bob": "-0.63", "Cid": "0.71"}
     assert patched.get_json()["payment"]["date"] == "2026-12-02"
     old = patched.get_json()["version"] - 1
-    stale = client.patch(f"{base}/payments/{payment['id']}", headers=headers,
+    stale = client.patch(f"{url}/payments/{payment['id']}", headers=headers,
                          json={"amount": "2.00", "version": old})
     assert stale.status_code == 409
-    deleted = client.delete(f"{base}/payments/{payment['id']}", headers=headers)
+    deleted = client.delete(f"{url}/payments/{payment['id']}", headers=headers)
     assert deleted.status_code == 200
     assert deleted.get_json()["balances"] == AT_START
     [change] = [c for c in deleted.get_json()["history"] if c["restorable"]]
     assert change["action"] == "delete"
     assert change["before"] == {"from": "Bob", "to": "Cid", "amount": "1.00",
                                 "currency": "EUR", "date": "2026-12-02"}
-    restored = client.post(f"{base}/changes/{change['id']}/restore", headers=headers)
+    restored = client.post(f"{url}/changes/{change['id']}/restore", headers=headers)
     assert restored.status_code == 200, restored.get_json()
     assert restored.get_json()["balances"] == {"Ann": "-0.08", "Bob": "-0.63", "Cid": "0.71"}
-    twice = client.post(f"{base}/changes/{change['id']}/restore", headers=headers)
+    twice = client.post(f"{url}/changes/{change['id']}/restore", headers=headers)
     assert twice.status_code == 409
 
     version = restored.get_json()["version"]
-    settled = client.post(f"{base}/settle-up", headers=headers, json={"version": version})
+    settled = client.post(f"{url}/settle-up", headers=headers, json={"version": version})
     assert settled.status_code == 201, settled.get_json()
     assert [(p["from"], p["to"], p["amount"]) for p in settled.get_json()["recorded"]] == [
         ("Bob", "Cid", "0.63"), ("Ann", "Cid", "0.08")]
     assert settled.get_json()["balances"] == {"Ann": "0.00", "Bob": "0.00", "Cid": "0.00"}
-    again = client.post(f"{base}/settle-up", headers=headers, json={"version": version})
+    again = client.post(f"{url}/settle-up", headers=headers, json={"version": version})
     assert again.status_code == 409
     assert len(group_json(client, group)["payments"]) == 3
-    unversioned = client.post(f"{base}/settle-up", headers=headers, json={})
+    unversioned = client.post(f"{url}/settle-up", headers=headers, json={})
     assert unversioned.status_code == 422
 
 
@@ -280,3 +283,32 @@ def test_a_debt_is_written_with_the_minus_sign(client: FlaskClient) -> None:
         player = client.get(f"/groups/{group}/players/Bob", headers=headers).get_data(
             as_text=True)
         assert f'<dd class="num balance">{down}</dd>' in player, language
+
+
+@pytest.mark.slow  # a real server (waitress, several threads), CSRF on
+def test_two_phones_recording_the_settling_up_at_once_record_it_once(
+    base: str,  # noqa: F811
+) -> None:
+    """Ann paid Bob 10 with no game played: Ann is up 10.00, Bob down 10.00, settled by
+    Bob paying Ann 10.00. Both phones send that form at the same moment; it is
+    recorded once."""
+    made = Browser(base).post_json("/api/v1/groups", {
+        "name": "Pair", "players": ["Ann", "Bob"], "stake": "0.01", "currency": "EUR"})
+    group = made.json()
+    Browser(base).post_json(f"/api/v1/groups/{group['id']}/payments",
+                            {"from": "Ann", "to": "Bob", "amount": "10"},
+                            {"X-Edit-Secret": group["edit_secret"]})
+    phones = [Browser(base), Browser(base)]
+    forms = []
+    for phone in phones:
+        open_edit_link(phone, group["edit_url"])
+        fields = hidden_fields(phone.get(f"/groups/{group['id']}").text)
+        forms.append({key: fields[key] for key in ("csrf_token", "settle-version",
+                                                   "settle-plan")})
+    replies = at_once([lambda: phones[0].post_form(f"/groups/{group['id']}/settle", forms[0]),
+                       lambda: phones[1].post_form(f"/groups/{group['id']}/settle", forms[1])])
+    assert [r.status for r in replies] == [302, 302], [r.text[:300] for r in replies]
+    data = Browser(base).get(f"/api/v1/groups/{group['id']}").json()
+    assert [(p["from"], p["to"], p["amount"]) for p in data["payments"]] == [
+        ("Ann", "Bob", "10"), ("Bob", "Ann", "10.00")]
+    assert data["balances"] == {"Ann": "0.00", "Bob": "0.00"}
