@@ -8,6 +8,7 @@ everybody. Screenshots: test-output/browser/."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from playwright.sync_api import expect
 
 from tests.browser.conftest import phone_page
 from tests.browser.test_accessibility import violations
+from tests.helpers import pdf_text
 from tests.test_groups import friday as friday
 from tests.test_i18n import compile_catalogs
 
@@ -68,6 +70,12 @@ def test_a_payment_is_corrected_and_the_settling_up_recorded_at_360px(
         fits(page)
         page.locator("#money").scroll_into_view_if_needed()
         page.shot("2-corrected-ru")
+        # Printed from the browser, the balances keep their minus sign.
+        printed = " ".join(pdf_text(page.pdf(format="A4")).split())
+        # (the PDF's text puts a space after the sign where the glyphs leave a gap)
+        assert re.search("Bob \u2212 ?0,63 € Cid \\+0,71 €", printed), printed
+        assert re.search("Ann \u2212 ?0,08 €", printed), printed
+        assert not re.search(r"-\s?0,(63|08)", printed)
 
         for lang, button, bob in (("fa", "فارسی", "\u2212\u200e€\u00a00.63"),
                                   ("en", "English", "\u2212€0.63")):
