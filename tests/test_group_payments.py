@@ -70,11 +70,15 @@ def test_a_payment_corrected_deleted_and_restored_moves_balances_and_settle_up(
     assert data["payments"] == [{"id": payment["id"], "from": "Bob", "to": "Cid",
                                  "amount": "1.00", "currency": "EUR", "date": "2026-12-02"}]
 
-    # A form drawn before the correction changes nothing.
+    # A form drawn before the correction changes nothing, and says so; what was typed
+    # stays, with the version it is now drawn from.
     stale = client.post(edit, data={
         "payment-payer": "Bob", "payment-payee": "Cid", "payment-amount": "5.00",
         "payment-paid_on": "2026-12-02", "payment-version": version})
-    assert stale.status_code == 302
+    assert stale.status_code == 409
+    assert "nothing was saved" in stale.get_data(as_text=True)
+    assert hidden(stale.get_data(as_text=True), "payment-amount") == "5.00"
+    assert hidden(stale.get_data(as_text=True), "payment-version") == str(int(version) + 1)
     assert group_json(client, group)["balances"]["Bob"] == "-0.63"
     # A bad amount is refused at its field, what was typed kept.
     bad = client.post(edit, data={

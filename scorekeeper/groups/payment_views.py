@@ -52,35 +52,41 @@ def _payment(group: Group, payment_id: int) -> Payment:
 
 
 @bp.route("/groups/<group_id>/payments/<int:payment_id>/edit", methods=["GET", "POST"])
-def edit_payment(group_id: str, payment_id: int) -> Response | tuple[str, int] | str:
+def edit_payment(group_id: str, payment_id: int) -> Response | tuple[str, int]:
     """Correct a recorded payment; the history keeps what it said before."""
     group = _editing(group_id)
     payment = _payment(group, payment_id)
     form = PaymentEditForm(prefix="payment")
     offer_names(form, group, (payment.payer, payment.payee))
+    status = 200
     if request.method == "GET":
         form.payer.data, form.payee.data = payment.payer, payment.payee
         form.amount.data = typed_amount(Decimal(payment.amount), payment.currency)
         form.paid_on.data = payment.paid_on
-        form.version.data = str(group.version)
     else:
         read = read_payment(form, payment.currency)
+        status = 422
         if read is not None:
             payer, payee, amount = read
             try:
                 payments.edit(group, payment, payer, payee, amount, form.paid_on.data,
                               by=editor(group), version=version_of(form))
+                get_session().commit()
+                flash(_("Payment corrected."))
+                return _to_money(group)
             except payments.Conflict:
-                return _conflict(group)
-            get_session().commit()
-            flash(_("Payment corrected."))
-            return _to_money(group)
+                # What was typed stays, drawn again on the payments as they are now.
+                status = 409
+                form.form_errors.append(_(
+                    "The group's payments changed since this page was drawn (on another "
+                    "phone, or by a second tap); nothing was saved. Look, and save again."))
         rollback_to_reading()
+    form.version.data = str(group.version)
     delete = VersionForm(prefix="delete")
     delete.version.data = str(group.version)
     page = render_template("groups/edit_payment.html", group=group, payment=payment,
                            form=form, delete=delete)
-    return (page, 422) if request.method == "POST" else page
+    return page, status
 
 
 @bp.post("/groups/<group_id>/payments/<int:payment_id>/delete")
