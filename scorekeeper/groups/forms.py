@@ -90,6 +90,12 @@ class PaymentEditForm(PaymentForm):
     version = HiddenField()
 
 
+class ChangeForm(FlaskForm):
+    """A button (delete, restore) that names the group's version it was drawn from."""
+
+    version = HiddenField()
+
+
 class SettleForm(FlaskForm):
     """Record the settling up shown: the group's version and the suggestion's
     fingerprint (``payments.plan_key``) it was drawn from."""

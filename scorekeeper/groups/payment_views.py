@@ -13,11 +13,10 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
 from ..games import access
-from ..games.common import version_of
-from ..games.forms import EmptyForm, VersionForm
+from ..games.forms import EmptyForm
 from ..models import Group, Payment
 from . import bp, payments, service, typed_amount
-from .forms import PaymentEditForm, SettleForm
+from .forms import ChangeForm, PaymentEditForm, SettleForm
 from .views import editor, offer_names, read_payment
 
 
@@ -42,6 +41,12 @@ def _editing(group_id: str) -> Group:
     group = service.lock_group(db, group_id) if post else service.load_group(db, group_id)
     access.require_edit(group)
     return group
+
+
+def _drawn_from(form: ChangeForm | PaymentEditForm | SettleForm) -> int:
+    """The group version a form was drawn from; -1, which matches none, without one."""
+    text = str(form.version.data or "")
+    return int(text) if text.isdigit() else -1
 
 
 def _payment(group: Group, payment_id: int) -> Payment:
@@ -70,7 +75,7 @@ def edit_payment(group_id: str, payment_id: int) -> Response | tuple[str, int]:
             payer, payee, amount = read
             try:
                 payments.edit(group, payment, payer, payee, amount, form.paid_on.data,
-                              by=editor(group), version=version_of(form))
+                              by=editor(group), version=_drawn_from(form))
                 get_session().commit()
                 flash(_("Payment corrected."))
                 return _to_money(group)
@@ -82,7 +87,7 @@ def edit_payment(group_id: str, payment_id: int) -> Response | tuple[str, int]:
                     "phone, or by a second tap); nothing was saved. Look, and save again."))
         rollback_to_reading()
     form.version.data = str(group.version)
-    delete = VersionForm(prefix="delete")
+    delete = ChangeForm(prefix="delete")
     delete.version.data = str(group.version)
     page = render_template("groups/edit_payment.html", group=group, payment=payment,
                            form=form, delete=delete)
@@ -94,11 +99,11 @@ def delete_payment(group_id: str, payment_id: int) -> Response:
     """Delete a payment; the group's history keeps it, to be restored."""
     group = _editing(group_id)
     payment = _payment(group, payment_id)
-    form = VersionForm(prefix="delete")
+    form = ChangeForm(prefix="delete")
     if not form.validate_on_submit():
         abort(400)
     try:
-        payments.delete(group, payment, by=editor(group), version=version_of(form))
+        payments.delete(group, payment, by=editor(group), version=_drawn_from(form))
     except payments.Conflict:
         return _conflict(group)
     get_session().commit()
@@ -110,11 +115,11 @@ def delete_payment(group_id: str, payment_id: int) -> Response:
 def restore_payment(group_id: str, change_id: int) -> Response:
     """Put a deleted payment back, exactly as it was."""
     group = _editing(group_id)
-    form = VersionForm()
+    form = ChangeForm()
     if not form.validate_on_submit():
         abort(400)
     try:
-        payments.restore(group, change_id, by=editor(group), version=version_of(form))
+        payments.restore(group, change_id, by=editor(group), version=_drawn_from(form))
     except payments.Conflict:
         return _conflict(group)
     except payments.NotRestorable as exc:
@@ -137,7 +142,7 @@ def settle_up(group_id: str) -> Response:
     shown = service.view(get_session(), group)
     try:
         made = payments.settle(group, shown.settle_up, shown.currency, date.today(),
-                               by=editor(group), version=version_of(form), key=form.plan.data)
+                               by=editor(group), version=_drawn_from(form), key=form.plan.data)
     except payments.Conflict:
         return _conflict(group)
     get_session().commit()
