@@ -93,6 +93,7 @@ def _register_blueprints(app: Flask) -> None:
     from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp
     from .games import bp as games_bp
     from .groups import bp as groups_bp
+    from .groups import payment_views  # noqa: F401 - routes on groups_bp
     from .groups import views as group_views  # noqa: F401 - routes on groups_bp
     from .pdf import bp as pdf_bp
     from .pwa import bp as pwa_bp

@@ -165,11 +165,18 @@ class Group(Base):
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     currency: Mapped[str | None] = mapped_column(String(3), default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+    # Bumped by every change to the payments, as a game's by every change to its hands:
+    # a form carries the version it was drawn from, so a second click or another
+    # phone's change first is told instead of recorded twice.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     payments: Mapped[list[Payment]] = relationship(
         back_populates="group",
         order_by="(Payment.paid_on, Payment.id)",
         cascade="all, delete-orphan",
+    )
+    changes: Mapped[list[GroupChange]] = relationship(
+        back_populates="group", order_by="GroupChange.id", cascade="all, delete-orphan"
     )
 
 
@@ -190,6 +197,28 @@ class Payment(Base):
     recorded_at: Mapped[datetime] = mapped_column(default=now_utc)
 
     group: Mapped[Group] = relationship(back_populates="payments")
+
+
+class GroupChange(Base):
+    """One entry of a group's history of payments: recorded, corrected, deleted, restored
+    or settled up, with the payment as it was (``before``) and as it became (``after``),
+    each ``{"from", "to", "amount", "currency", "date"}`` (a settling up's ``after`` is
+    ``{"payments": [...]}``). A deleted payment lives on in its entry and comes back
+    from there."""
+
+    __tablename__ = "group_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(
+        ForeignKey("groups.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(default=now_utc)
+    action: Mapped[str] = mapped_column(String(20))  # record, edit, delete, restore, settle
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    by: Mapped[str] = mapped_column(String(20), default="")  # edit link, PIN, API
+
+    group: Mapped[Group] = relationship(back_populates="changes")
 
 
 class GameSummary(Base):

@@ -235,10 +235,10 @@ def test_the_group_page_shows_standings_balances_and_settle_up(
         return found.group(1).strip()
 
     assert cell("standings", "Bob", "wins") == "2"
-    assert cell("standings", "Ann", "margins") == "-43"
+    assert cell("standings", "Ann", "margins") == "\u221243"  # the minus sign
     assert cell("standings-hands", "Bob", "gins") == "2"
     assert cell("balances", "Cid", "balance") == "+€1.71"
-    assert cell("balances", "Ann", "balance") == "-€0.08"
+    assert cell("balances", "Ann", "balance") == "\u2212€0.08"  # the minus sign, not "-"
     settle = re.search(r'<div class="settle-up">(.*?)</div>', html, re.S)
     assert settle
     assert re.findall(r"<li>(.*?)</li>", settle.group(1)) == [
@@ -262,9 +262,8 @@ def test_a_recorded_payment_moves_the_balances(client: FlaskClient, friday: dict
     data = client.get(f"/api/v1/groups/{group}").get_json()
     assert data["balances"] == {"Ann": "-0.08", "Bob": "0.00", "Cid": "0.08"}
     assert data["settle_up"] == [{"from": "Ann", "to": "Cid", "amount": "0.08", "currency": "EUR"}]
-    assert data["payments"] == [
-        {"from": "Bob", "to": "Cid", "amount": "1.63", "currency": "EUR", "date": "2026-12-01"}
-    ]
+    assert data["payments"] == [{"id": data["payments"][0]["id"], "from": "Bob", "to": "Cid",
+                                 "amount": "1.63", "currency": "EUR", "date": "2026-12-01"}]
     bad = client.post(
         f"/groups/{group}/payments",
         data={
@@ -325,9 +324,15 @@ def test_a_group_round_trip_keeps_standings_and_every_cent(
         "head_to_head",
         "balances",
         "settle_up",
-        "payments",
+        "version",
     ):
         assert after[key] == before[key], key
+    # Payments and their history come along (with new ids).
+    assert [{k: v for k, v in p.items() if k != "id"} for p in after["payments"]] == [
+        {k: v for k, v in p.items() if k != "id"} for p in before["payments"]]
+    assert [(c["action"], c["after"]) for c in after["history"]] == [
+        ("record", {"from": "Bob", "to": "Cid", "amount": "0.07", "currency": "EUR",
+                    "date": "2026-11-30"})]
     assert after["balances"] == {"Ann": "-0.08", "Bob": "-1.56", "Cid": "1.64"}
     assert [g["finals"] for g in after["games"]] == [g["finals"] for g in before["games"]]
     assert {g["id"] for g in after["games"]}.isdisjoint(g["id"] for g in before["games"])
@@ -568,7 +573,7 @@ def test_balances_add_up_one_currency_when_the_group_has_none(client: FlaskClien
 
     page = " ".join(client.get(f"/groups/{group['id']}").get_data(as_text=True).split())
     assert '<td class="num balance">+€4.00</td>' in page
-    assert '<td class="num balance">-€4.00</td>' in page
+    assert '<td class="num balance">\u2212€4.00</td>' in page
     assert "<bdi>Bob</bdi> pays <bdi>Ann</bdi> €4.00" in page
     assert "Games played for IRR are not in these balances: they add up EUR only." in page
 
@@ -645,8 +650,8 @@ def test_head_to_head_keeps_each_players_own_result_whatever_the_seat_order(
     rows = re.findall(r'<tr data-pair="([^"]+)">\s*<th scope="row">.*?</th>\s*'
                       r'<td class="num">(\d+)</td>\s*<td class="num record">([^<]*)</td>\s*'
                       r'<td class="num net">([^<]*)</td>', page)
-    assert rows == [("Ann|Max", "1", "0–1", "-35"), ("Ann|Zoe", "2", "0–2", "-210"),
-                    ("Max|Zoe", "1", "0–1", "-125")]
+    assert rows == [("Ann|Max", "1", "0–1", "\u221235"), ("Ann|Zoe", "2", "0–2", "\u2212210"),
+                    ("Max|Zoe", "1", "0–1", "\u2212125")]
 
     def against(player: str) -> list[tuple[str, ...]]:
         html = client.get(f"/groups/{group['id']}/players/{player}").get_data(as_text=True)
@@ -655,7 +660,7 @@ def test_head_to_head_keeps_each_players_own_result_whatever_the_seat_order(
                           r'<td class="num">([^<]*)</td>\s*<td class="num">([^<]*)</td>', table)
 
     assert against("Zoe") == [("Ann", "2", "2–0", "+210"), ("Max", "1", "1–0", "+125")]
-    assert against("Ann") == [("Max", "1", "0–1", "-35"), ("Zoe", "2", "0–2", "-210")]
+    assert against("Ann") == [("Max", "1", "0–1", "\u221235"), ("Zoe", "2", "0–2", "\u2212210")]
 
 
 @pytest.mark.parametrize(("lang", "said"), [("en", "1 game imported."),

@@ -56,10 +56,10 @@ def test_a_route_left_out_or_one_made_up_is_seen(make_app: Any) -> None:
     app = make_app()
     app.add_url_rule(f"{API}/games/<game_id>/undo", "undo", lambda game_id: {}, methods=["POST"])
     doc = document()
-    doc["paths"]["/groups/{group_id}/payments"] = {"post": doc["paths"]["/groups"]["post"]}
+    doc["paths"]["/groups/{group_id}/games"] = {"post": doc["paths"]["/groups"]["post"]}
     routes, documented = app_routes(app), documented_routes(doc)
     assert routes - documented == {("POST", "/api/v1/games/{game_id}/undo")}
-    assert documented - routes == {("POST", "/api/v1/groups/{group_id}/payments")}
+    assert documented - routes == {("POST", "/api/v1/groups/{group_id}/games")}
 
 
 def test_the_document_is_valid_openapi_3_1() -> None:
@@ -91,6 +91,11 @@ STATUSES = {
     "addHand": {"200", "201", "403", "404", "409", "413", "422"},
     "createGroup": {"201", "413", "422", "429"},
     "readGroup": {"200", "404"},
+    "recordPayment": {"201", "403", "404", "409", "413", "422"},
+    "correctPayment": {"200", "403", "404", "409", "413", "422"},
+    "deletePayment": {"200", "403", "404", "409"},
+    "restorePayment": {"200", "403", "404", "409", "413", "422"},
+    "settleUp": {"201", "403", "404", "409", "413", "422"},
     "readOpenapi": {"200"},
 }
 
@@ -117,7 +122,12 @@ def test_the_headers_the_contract_names() -> None:
     }
     assert headers["addHand"] == {("X-Edit-Secret", True), ("Idempotency-Key", False)}
     assert headers["createGame"] == {("X-Edit-Secret", False)}  # a group's secret
-    assert {name for name, found in headers.items() if found} == {"addHand", "createGame"}
+    group_changes = {"recordPayment", "correctPayment", "deletePayment", "restorePayment",
+                     "settleUp"}
+    for name in group_changes:
+        assert headers[name] == {("X-Edit-Secret", True)}, name
+    assert {name for name, found in headers.items() if found} == {
+        "addHand", "createGame", *group_changes}
 
 
 def test_cards_rules_and_money_as_the_contract_says() -> None:
@@ -228,6 +238,27 @@ def test_games_of_every_variant_and_groups_read_as_documented(
     read = client.get(f"{API}/groups/{group.get_json()['id']}")
     check(api, "/groups/{group_id}", "GET", read, 200)
     assert len(read.get_json()["games"]) == 6
+    base, secret = f"{API}/groups/{group.get_json()['id']}", {
+        "X-Edit-Secret": group.get_json()["edit_secret"]}
+    paid = client.post(f"{base}/payments", headers=secret,
+                       json={"from": "Ann", "to": "Bob", "amount": "1.50"})
+    check(api, "/groups/{group_id}/payments", "POST", paid, 201)
+    payment = f"{base}/payments/{paid.get_json()['payment']['id']}"
+    route = "/groups/{group_id}/payments/{payment_id}"
+    check(api, route, "PATCH", client.patch(payment, headers=secret, json={"amount": "1"}), 200)
+    check(api, route, "PATCH", client.patch(payment, headers=secret, json={"version": 0}), 409)
+    deleted = client.delete(payment, headers=secret)
+    check(api, route, "DELETE", deleted, 200)
+    [change] = [c["id"] for c in deleted.get_json()["history"] if c["restorable"]]
+    restore = "/groups/{group_id}/changes/{change_id}/restore"
+    check(api, restore, "POST", client.post(f"{base}/changes/{change}/restore",
+                                            headers=secret), 200)
+    version = {"version": read.get_json()["version"]}
+    stale = client.post(f"{base}/settle-up", headers=secret, json=version)
+    check(api, "/groups/{group_id}/settle-up", "POST", stale, 409)
+    settled = client.post(f"{base}/settle-up", headers=secret,
+                          json={"version": client.get(base).get_json()["version"]})
+    check(api, "/groups/{group_id}/settle-up", "POST", settled, 201)
     check(api, "/groups/{group_id}", "GET", client.get(f"{API}/groups/nothing"), 404)
 
 
@@ -275,7 +306,7 @@ def test_the_page_shows_every_operation_in_the_documents_order(client: FlaskClie
         for method, op in item.items()
     ]
     assert sorted((i, m, unescape(p)) for i, m, p in shown) == sorted(listed)
-    assert len(shown) == 10
+    assert len(shown) == 15
 
 
 def test_the_page_needs_no_script_and_nothing_from_elsewhere(client: FlaskClient) -> None:

@@ -122,7 +122,7 @@ def test_worked_example_through_the_pages(client: FlaskClient) -> None:
             assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in page
     check_worked_example(state(client, game))
     page = client.get(f"/g/{game}").get_data(as_text=True)
-    assert "<bdi>Ann &amp; Cid</bdi> wins the game" in page
+    assert "<bdi>Ann &amp; Cid</bdi> win the game" in page  # a team: the plural verb
     assert "275" in page and "205" in page
     assert f'action="/g/{game}/hands"' not in page
     shown = client.get(f"/g/{game}/hands/2").get_data(as_text=True)
@@ -311,7 +311,7 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
     for points in ("+10", "+45", "+55", "+70"):
         assert points in text
     assert re.search(r"\b275\b", text) and re.search(r"\b70\b", text)
-    assert "Ann & Cid wins by 205" in text
+    assert "Ann & Cid win by 205" in text  # a team: the plural verb
 
 
 def test_the_blank_pad_prints_the_pairings(app: Any) -> None:

@@ -1,21 +1,28 @@
-"""Groups over JSON: create one, and read its games, standings, head-to-head and money.
+"""Groups over JSON: create one, read its games, standings, head-to-head and money,
+record, correct, delete and restore its payments, and record its settling up.
 
-Money is always a decimal string (``"1.53"``), never a JSON number.
+Money is always a decimal string (``"1.53"``), never a JSON number. A change needs
+the group's ``X-Edit-Secret``; a body's ``"version"`` (the group's, as read) makes a
+change that another one overtook a 409 instead of a second one.
 """
 
 from __future__ import annotations
 
+from datetime import date, timedelta
+from decimal import Decimal
 from typing import Any
 
-from flask import Response, jsonify, url_for
+from flask import Response, abort, jsonify, request, url_for
 
 from .. import limits
 from ..db import get_session
-from ..groups import service
+from ..games import access
+from ..groups import payments, service
 from ..groups.service import GroupView
-from ..jsonbody import fail, json_object, list_at, refuse_nulls
+from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls
 from ..models import Group
-from ..money import currency_code
+from ..models import Payment as PaymentRow
+from ..money import AmountError, currency_code, parse_amount
 from ..names import same_name, text_problem
 from ..scoring.stakes import StakeError
 from . import bp
@@ -83,6 +90,8 @@ def group_json(shown: GroupView) -> dict[str, Any]:
     """A group as ``GET /api/v1/groups/<id>`` returns it."""
     group = shown.group
     st = shown.standings
+    changes = list(group.changes)
+    restorable = payments.restorable(changes)
     return {
         "id": group.id,
         "name": group.name,
@@ -140,18 +149,176 @@ def group_json(shown: GroupView) -> dict[str, Any]:
         "balances": {name: str(amount) for name, amount in shown.balances.items()},
         "balance_currency": shown.currency,
         "settle_up": [_payment(p, shown.currency) for p in shown.settle_up],
-        "payments": [
+        "payments": [_recorded(p) for p in group.payments],
+        "version": group.version,
+        "history": [
             {
-                "from": p.payer,
-                "to": p.payee,
-                "amount": p.amount,
-                "currency": p.currency,
-                "date": p.paid_on.isoformat(),
+                "id": change.id,
+                "action": change.action,
+                "at": change.at.isoformat(),
+                "by": change.by,
+                "before": change.before,
+                "after": change.after,
+                "restorable": change.id in restorable,
             }
-            for p in group.payments
+            for change in changes
         ],
     }
 
 
+def _recorded(p: PaymentRow) -> dict[str, Any]:
+    return {"id": p.id, **payments.payment_json(p)}
+
+
 def _payment(p: Any, currency: str | None) -> dict[str, Any]:
     return {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": currency}
+
+
+# --- payments ---------------------------------------------------------------------
+
+
+def _locked(group_id: str) -> Group:
+    """The group locked for a change, after its edit secret was checked."""
+    group = service.lock_group(get_session(), group_id)
+    if not access.secret_matches(group, request.headers.get("X-Edit-Secret")):
+        raise ApiError([("X-Edit-Secret", "this secret does not let you change this group")],
+                       403)
+    return group
+
+
+def _version(body: dict[str, Any], *, required: bool = False) -> int | None:
+    version = body.get("version")
+    if version is None and not required:
+        return None
+    if isinstance(version, bool) or not isinstance(version, int):
+        fail("version", "must be the group's version, as GET /api/v1/groups/<id> says it")
+    return version
+
+
+def _changed(group: Group) -> ApiError:
+    get_session().rollback()
+    return ApiError([("version", "the group's payments changed since you read them; "
+                                 "read the group again")], 409)
+
+
+def _payment_fields(
+    body: dict[str, Any], group: Group, currency: str | None, now: PaymentRow | None = None
+) -> tuple[str, str, Decimal, date]:
+    """Payer, payee, amount and date from a body; a correction keeps what it leaves out."""
+    names = [*group.players, *((now.payer, now.payee) if now else ())]
+    payer = body.get("from", now.payer if now else None)
+    payee = body.get("to", now.payee if now else None)
+    for key, name in (("from", payer), ("to", payee)):
+        if name not in names:
+            fail(key, "must be a player of the group")
+    if payer == payee:
+        fail("to", "somebody pays somebody else")
+    try:
+        amount = parse_amount(body["amount"], currency) if "amount" in body else Decimal(
+            now.amount if now else "")
+    except (AmountError, ArithmeticError) as exc:
+        fail("amount", str(exc) if isinstance(exc, AmountError) else "an amount is needed")
+    paid_on = now.paid_on if now else date.today()
+    if "date" in body:
+        try:
+            paid_on = date.fromisoformat(str(body["date"]))
+        except ValueError:
+            fail("date", "must be a date, like 2026-12-01")
+    if paid_on > date.today() + timedelta(days=1):
+        fail("date", "a payment is dated today or before")
+    return str(payer), str(payee), amount, paid_on
+
+
+def _group_answer(group: Group, status: int, **extra: Any) -> tuple[Response, int]:
+    shown = service.view(get_session(), group)
+    return jsonify(group_json(shown) | extra), status
+
+
+@bp.post("/groups/<group_id>/payments")
+def record_payment(group_id: str) -> tuple[Response, int]:
+    """Record money that changed hands; the answer is the group, with ``payment``."""
+    group = _locked(group_id)
+    body = json_object()
+    currency = service.balance_currency(group, service.group_games(get_session(), group))
+    payer, payee, amount, paid_on = _payment_fields(body, group, currency)
+    try:
+        made = payments.record(group, payer, payee, amount, currency, paid_on, by="API",
+                               version=_version(body))
+    except payments.Conflict:
+        raise _changed(group) from None
+    get_session().commit()
+    return _group_answer(group, 201, payment=_recorded(made))
+
+
+def _stored(group: Group, payment_id: int) -> PaymentRow:
+    try:
+        return payments.find(group, payment_id)
+    except LookupError:
+        abort(404)
+
+
+@bp.patch("/groups/<group_id>/payments/<int:payment_id>")
+def correct_payment(group_id: str, payment_id: int) -> tuple[Response, int]:
+    """Correct a payment: any of ``from``, ``to``, ``amount``, ``date``."""
+    group = _locked(group_id)
+    payment = _stored(group, payment_id)
+    body = json_object()
+    payer, payee, amount, paid_on = _payment_fields(body, group, payment.currency, payment)
+    try:
+        payments.edit(group, payment, payer, payee, amount, paid_on, by="API",
+                      version=_version(body))
+    except payments.Conflict:
+        raise _changed(group) from None
+    get_session().commit()
+    return _group_answer(group, 200, payment=_recorded(payment))
+
+
+@bp.delete("/groups/<group_id>/payments/<int:payment_id>")
+def delete_payment(group_id: str, payment_id: int) -> tuple[Response, int]:
+    """Delete a payment; its entry in ``history`` can restore it."""
+    group = _locked(group_id)
+    payment = _stored(group, payment_id)
+    version = request.args.get("version")
+    try:
+        payments.delete(group, payment, by="API",
+                        version=int(version) if version and version.isdigit() else None)
+    except payments.Conflict:
+        raise _changed(group) from None
+    get_session().commit()
+    return _group_answer(group, 200)
+
+
+@bp.post("/groups/<group_id>/changes/<int:change_id>/restore")
+def restore_payment(group_id: str, change_id: int) -> tuple[Response, int]:
+    """Put a deleted payment back from the group's history."""
+    group = _locked(group_id)
+    body = json_object() if request.get_data(cache=True) else {}
+    try:
+        made = payments.restore(group, change_id, by="API", version=_version(body))
+    except payments.Conflict:
+        raise _changed(group) from None
+    except payments.NotRestorable as exc:
+        get_session().rollback()
+        message = ("was restored already" if exc.reason == "restored"
+                   else "is no deleted payment of this group")
+        raise ApiError([("change", message)], 409 if exc.reason == "restored" else 404) from None
+    get_session().commit()
+    return _group_answer(group, 200, payment=_recorded(made))
+
+
+@bp.post("/groups/<group_id>/settle-up")
+def settle_up(group_id: str) -> tuple[Response, int]:
+    """Record the payments ``settle_up`` suggests, dated today, all at once. The body
+    names the group's ``version``: sent twice, the second finds another version (409)."""
+    group = _locked(group_id)
+    version = _version(json_object(), required=True)
+    shown = service.view(get_session(), group)
+    if not shown.settle_up:
+        raise ApiError([("settle_up", "everybody is square: nothing to record")], 409)
+    try:
+        made = payments.settle(group, shown.settle_up, shown.currency, date.today(), by="API",
+                               version=version)
+    except payments.Conflict:
+        raise _changed(group) from None
+    get_session().commit()
+    return _group_answer(group, 201, recorded=[_recorded(p) for p in made])

@@ -124,6 +124,10 @@ CURRENCY_INPUT = text(
     "An ISO 4217 currency code, any case; a stake needs one (a game in a group may take "
     "the group's).", pattern="^[A-Za-z]{3}$", examples=["EUR"]
 )
+MONEY_INPUT = {"type": "string", "pattern": r"^\s*[0-9]+([.,][0-9]+)?\s*$",
+               "examples": ["2.50"]}
+GROUP_VERSION = number("The group's `version` as read: a change made since (another "
+                       "client's, or this request sent before) makes it a 409.", minimum=0)
 NAME_INPUT = text("A player's name (spaces around it are dropped).", pattern=r"\S",
                   maxLength=40)
 
@@ -438,6 +442,30 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
         ("name", "players"),
         dependentRequired={"stake": ["currency"]},
     ),
+    "NewPayment": obj(
+        {
+            "from": text("Who paid: a player of the group."),
+            "to": text("Whom: another player of the group."),
+            "amount": {**MONEY_INPUT, "description": "How much, in the group's balance "
+                       "currency, no finer than its minor unit; at most 1000000."},
+            "date": text("The day it was paid, today or before; today when left out.",
+                         format="date"),
+            "version": GROUP_VERSION,
+        },
+        ("from", "to", "amount"),
+    ),
+    "PaymentCorrection": obj(
+        {
+            "from": text("Who paid."),
+            "to": text("Whom."),
+            "amount": {**MONEY_INPUT, "description": "How much, in the payment's currency."},
+            "date": text("The day it was paid.", format="date"),
+            "version": GROUP_VERSION,
+        },
+        description="What to change of a payment; what is left out stays.",
+    ),
+    "SettleUp": obj({"version": GROUP_VERSION}, ("version",)),
+    "Version": obj({"version": GROUP_VERSION}),
 }
 
 
@@ -887,17 +915,51 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
             "balance_currency": nullable(CURRENCY),
             "settle_up": array(ref("Payment"), description="The fewest payments that settle "
                                "the balances."),
-            "payments": array(
-                obj({"from": text(""), "to": text(""), "amount": MONEY,
-                     "currency": nullable(CURRENCY), "date": text("", format="date")},
-                    ("from", "to", "amount", "currency", "date")),
-                description="Payments recorded as made.",
-            ),
+            "payments": array(ref("RecordedPayment"), description="Payments recorded as "
+                              "made."),
+            "version": number("Moves with every change to the payments; a change may "
+                              "name it (`version`).", minimum=0),
+            "history": array(ref("GroupChange"), description="Every change to the "
+                             "payments, oldest first."),
         },
         ("id", "name", "players", "stake", "currency", "games", "standings", "head_to_head",
-         "balances", "balance_currency", "settle_up", "payments"),
+         "balances", "balance_currency", "settle_up", "payments", "version", "history"),
         description="A group of regular players: its games, standings and money.",
     ),
+    "RecordedPayment": obj(
+        {"id": number("The payment's id, for `PATCH` and `DELETE`."),
+         "from": text(""), "to": text(""), "amount": MONEY,
+         "currency": nullable(CURRENCY), "date": text("", format="date")},
+        ("id", "from", "to", "amount", "currency", "date"),
+        description="A payment recorded as made.",
+    ),
+    "GroupChange": obj(
+        {
+            "id": number("The entry's id (a deletion's restores it)."),
+            "action": {"type": "string",
+                       "enum": ["record", "edit", "delete", "restore", "settle"]},
+            "at": text("", format="date-time"),
+            "by": text("How the change was made: `edit link`, `PIN`, `API`."),
+            "before": {"type": ["object", "null"], "description": "The payment before "
+                       "(`edit`, `delete`); a restore's names the entry it took back "
+                       "(`{\"restores\": position}`)."},
+            "after": {"type": ["object", "null"], "description": "The payment after "
+                      "(`record`, `edit`, `restore`); a settling up's lists them "
+                      "(`{\"payments\": [...]}`)."},
+            "restorable": flag("A deletion that can still be restored."),
+        },
+        ("id", "action", "at", "by", "before", "after", "restorable"),
+        description="One change to a group's payments.",
+    ),
+    "ChangedGroup": {
+        "description": "The group after the change; `payment` is the payment recorded, "
+        "corrected or restored, `recorded` those a settling up recorded.",
+        "allOf": [
+            ref("Group"),
+            obj({"payment": ref("RecordedPayment"),
+                 "recorded": array(ref("RecordedPayment"))}),
+        ],
+    },
     "Standing": obj(
         {
             **{
@@ -946,7 +1008,8 @@ def refused(*statuses: str) -> dict[str, Schema]:
 ERROR_ANSWERS = {
     "403": "The `X-Edit-Secret` header is missing or wrong.",
     "404": "There is no such game or group.",
-    "409": "The game is over, or another hand was saved at the same moment (retry).",
+    "409": "The game is over, or another hand was saved at the same moment (retry); a "
+    "group's payments changed since the `version` named, or the change was made already.",
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
@@ -968,6 +1031,10 @@ GROUP_SECRET = {
     "description": "The group's edit secret, when the game counts for a `group`.",
     "required": False,
 }
+GROUP_EDIT_SECRET = {
+    **EDIT_SECRET,
+    "description": "The group's edit secret (from `POST /groups`).",
+}
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
     "in": "header",
@@ -982,6 +1049,10 @@ def path_id(name: str, what: str) -> Schema:
     """A game's or group's id in the path."""
     return {"name": name, "in": "path", "required": True, "description": f"The {what}'s id.",
             "schema": {"type": "string", "pattern": "^[A-Za-z0-9_-]{1,64}$"}}
+
+
+PAYMENT_ID = {"name": "payment_id", "in": "path", "required": True,
+              "description": "The payment's `id`.", "schema": {"type": "integer"}}
 
 
 def operation(operation_id: str, summary: str, description: str, responses: dict[str, Schema],
@@ -1140,6 +1211,75 @@ PATHS: dict[str, dict[str, Schema]] = {
             {"200": answer("The group.", ref("Group")), **refused("404")},
             tags=["Groups"],
             parameters=[path_id("group_id", "group")],
+        )
+    },
+    "/groups/{group_id}/payments": {
+        "post": operation(
+            "recordPayment",
+            "Record a payment",
+            "Record money that changed hands; it moves the balances.",
+            {"201": answer("The payment was recorded.", ref("ChangedGroup")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"), GROUP_EDIT_SECRET],
+            requestBody=body(ref("NewPayment")),
+        )
+    },
+    "/groups/{group_id}/payments/{payment_id}": {
+        "patch": operation(
+            "correctPayment",
+            "Correct a payment",
+            "Change who paid, whom, how much or when; the history keeps what it said "
+            "before.",
+            {"200": answer("The payment was corrected.", ref("ChangedGroup")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"), PAYMENT_ID, GROUP_EDIT_SECRET],
+            requestBody=body(ref("PaymentCorrection")),
+        ),
+        "delete": operation(
+            "deletePayment",
+            "Delete a payment",
+            "Delete a payment; the group's history keeps it, and its entry can restore it.",
+            {"200": answer("The payment was deleted.", ref("ChangedGroup")),
+             **refused("403", "404", "409")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"), PAYMENT_ID, GROUP_EDIT_SECRET,
+                        {"name": "version", "in": "query", "required": False,
+                         "description": GROUP_VERSION["description"],
+                         "schema": {"type": "integer", "minimum": 0}}],
+        ),
+    },
+    "/groups/{group_id}/changes/{change_id}/restore": {
+        "post": operation(
+            "restorePayment",
+            "Restore a deleted payment",
+            "Put a deleted payment back, exactly as it was, from its entry in the group's "
+            "`history`; each deletion once.",
+            {"200": answer("The payment is back.", ref("ChangedGroup")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"),
+                        {"name": "change_id", "in": "path", "required": True,
+                         "description": "The id of the deletion's entry in `history`.",
+                         "schema": {"type": "integer"}},
+                        GROUP_EDIT_SECRET],
+            requestBody={**body(ref("Version")), "required": False},
+        )
+    },
+    "/groups/{group_id}/settle-up": {
+        "post": operation(
+            "settleUp",
+            "Record the settling up",
+            "Record every payment `settle_up` suggests, dated today, at once: everybody "
+            "is square. The body names the group's `version`: the same request sent "
+            "twice records once (the second is a 409), as does one overtaken by "
+            "another change.",
+            {"201": answer("The payments were recorded.", ref("ChangedGroup")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"), GROUP_EDIT_SECRET],
+            requestBody=body(ref("SettleUp")),
         )
     },
     "/openapi.json": {

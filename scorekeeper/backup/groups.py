@@ -2,20 +2,24 @@
 
 An export document may carry ``"groups": [{"name", "players", "stake", "currency",
 "games": ["<id of a game in this file>", ...], "payments": [{"from", "to", "amount",
-"currency", "date"}]}]`` beside its ``"games"``. An import makes new groups (new ids
-and secrets) holding the new games made from those ids; amounts stay exact text, so a
-round trip loses no cent and the standings come out the same.
+"currency", "date"}], "version": 5, "history": [{"action", "at", "by", "before",
+"after"}]}]`` beside its ``"games"``. An import makes new groups (new ids and secrets)
+holding the new games made from those ids; amounts stay exact text, so a round trip
+loses no cent and the standings come out the same. The history of the payments
+(corrected, deleted, restored, settled up) comes along with its deleted payments, to
+be restored after the import as before it; a file without it (an older export) starts
+the group's history empty.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Game, Group, Payment, new_token
+from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
 from ..names import same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
@@ -46,6 +50,17 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
                 "date": p.paid_on.isoformat(),
             }
             for p in group.payments
+        ],
+        "version": group.version,
+        "history": [
+            {
+                "action": c.action,
+                "at": c.at.isoformat(),
+                "by": c.by,
+                "before": c.before,
+                "after": c.after,
+            }
+            for c in group.changes
         ],
     }
 
@@ -132,11 +147,17 @@ def _read_group(
         problems.append((f"{where}.games", "must list ids of games in this file"))
         ids = []
     payments = _payments(item.get("payments", []), f"{where}.payments", problems, players)
+    history = _history(item.get("history", []), f"{where}.history", problems, players)
+    version = item.get("version", len(history))
+    if isinstance(version, bool) or not isinstance(version, int) or not 0 <= version <= 10**9:
+        problems.append((f"{where}.version", "must be a whole number, 0 or more"))
     if len(problems) > before or not isinstance(name, str) or not isinstance(players, list):
         return None
     group = Group(id=new_token(), name=name.strip(), players=list(players), stake=stake)
     group.currency = currency
     group.payments = payments
+    group.changes = history
+    group.version = version
     for old in ids:
         by_old_id[old].group_id = group.id
     return group
@@ -171,3 +192,54 @@ def _payments(
             )
         )
     return found
+
+
+# Which of an entry's ``before`` and ``after`` hold a payment, by the entry's action
+# (a settling up's ``after`` holds a list of them; a restore's ``before`` names the
+# entry it took back by its position).
+_HELD = {"record": ("after",), "edit": ("before", "after"), "delete": ("before",),
+         "restore": ("after",), "settle": ()}
+
+
+def _history(
+    value: Any, where: str, problems: list[tuple[str, str]], players: Any
+) -> list[GroupChange]:
+    """A group's history of payments; every payment it holds is read as ``_payments``
+    reads the group's own."""
+    if not isinstance(value, list) or len(value) > MAX_PAYMENTS:
+        problems.append((where, f"must be a list of at most {MAX_PAYMENTS} changes"))
+        return []
+    changes = []
+    for i, item in enumerate(value):
+        at, before = f"{where}[{i}]", len(problems)
+        if not isinstance(item, dict) or item.get("action") not in _HELD:
+            problems.append((at, f"must be an object whose action is one of {', '.join(_HELD)}"))
+            continue
+        action, by, when = item["action"], item.get("by", ""), item.get("at")
+        held = [(key, item.get(key)) for key in _HELD[action]]
+        if action == "settle":
+            after = item.get("after")
+            listed = after.get("payments") if isinstance(after, dict) else None
+            if not isinstance(listed, list) or not 0 < len(listed) <= 30:
+                problems.append((f"{at}.after", "a settling up holds its payments"))
+            else:
+                held += [(f"after.payments[{n}]", p) for n, p in enumerate(listed)]
+        for key, payment in held:
+            _payments([payment], f"{at}.{key}", problems, players)
+        taken = item.get("before")
+        restores = taken.get("restores") if isinstance(taken, dict) else None
+        if action == "restore" and not (isinstance(restores, int) and 0 <= restores < i):
+            problems.append((f"{at}.before", "a restore names an earlier entry of the history"))
+        if not isinstance(by, str) or len(by) > 20:
+            problems.append((f"{at}.by", "a text of at most 20 characters"))
+        try:
+            moment = datetime.fromisoformat(when) if isinstance(when, str) else None
+        except ValueError:
+            problems.append((f"{at}.at", "must be a date and time (ISO 8601)"))
+            moment = None
+        if len(problems) == before:
+            changes.append(GroupChange(
+                action=action, before=item.get("before"), after=item.get("after"), by=by,
+                at=now_utc() if moment is None
+                else moment if moment.tzinfo else moment.replace(tzinfo=UTC)))
+    return changes

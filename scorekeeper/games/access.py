@@ -55,9 +55,9 @@ def grant_edit(game: Guarded, *, via_pin: bool = False) -> None:
     remember(game)
 
 
-def editor_label(game_id: str) -> str:
-    """How this browser got to edit the game, as the history records it."""
-    return "PIN" if game_id in session.get("pin", []) else "edit link"
+def editor_label(game_id: str, *, group: bool = False) -> str:
+    """How this browser got to edit the game (or the group), as the history records it."""
+    return "PIN" if game_id in session.get("group_pin" if group else "pin", []) else "edit link"
 
 
 def remember(game: Guarded) -> None:

@@ -24,13 +24,16 @@ CODE_BESIDE_DIGIT = re.compile(r"(?<=[^\W\d])(?=\d)|(?<=\d)(?=[^\W\d])")
 def money(amount: object, currency: str | None = None, *, signed: bool = False) -> str:
     """An exact amount with its currency, written the way the page's language writes
     money (CLDR, through Babel): ``€2.64`` in English, ``2,64 €`` in Russian, ``‎€ 2.64``
-    in Persian; ``+`` in front of a gain when ``signed``.
+    in Persian; ``+`` in front of a gain when ``signed``, and a debt with the minus sign
+    (U+2212) as every other number of the app: ``−91,00 €``, never ``-91,00 €``.
 
     Never rounded: a stake of 0.005 € a point is shown as it is (payments and balances
     come here rounded already, RULES.md §9); at least the currency's minor unit is shown
     (``1.50``, but ``500`` rials). Latin digits in every language, as everywhere else in
     the app; an alphabetic code is kept apart from the digits (``IRR 500``)."""
     value = Decimal(str(amount))
+    sign = "\u2212" if value < 0 else "+" if signed and value > 0 else ""
+    value = abs(value)
     locale = get_locale() or Locale("en")
     places = minor_unit(currency)
     digits = "." + "0" * places if places else ""
@@ -42,7 +45,7 @@ def money(amount: object, currency: str | None = None, *, signed: bool = False) 
     else:
         text = format_decimal(value, "#,##0" + digits, locale=locale,
                               decimal_quantization=False, numbering_system="latn")
-    return f"+{text}" if signed and value > 0 else text
+    return sign + text
 
 
 def typed_amount(amount: Decimal, currency: str | None) -> str:

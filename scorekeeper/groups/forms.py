@@ -7,7 +7,14 @@ from datetime import date, timedelta
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import DateField, SelectChoice, SelectField, StringField, TextAreaField
+from wtforms import (
+    DateField,
+    HiddenField,
+    SelectChoice,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import InputRequired, Length, Optional, Regexp, ValidationError
 
 from ..games.forms import Text
@@ -75,6 +82,26 @@ class PaymentForm(FlaskForm):
         server's clock."""
         if field.data is not None and field.data > date.today() + timedelta(days=1):
             raise ValidationError(_("A payment is dated today or before."))
+
+
+class PaymentEditForm(PaymentForm):
+    """A payment corrected: the form names the group's version it was drawn from."""
+
+    version = HiddenField()
+
+
+class ChangeForm(FlaskForm):
+    """A button (delete, restore) that names the group's version it was drawn from."""
+
+    version = HiddenField()
+
+
+class SettleForm(FlaskForm):
+    """Record the settling up shown: the group's version and the suggestion's
+    fingerprint (``payments.plan_key``) it was drawn from."""
+
+    version = HiddenField()
+    plan = HiddenField()
 
 
 class AddGameForm(FlaskForm):

@@ -3,6 +3,8 @@ settings, PIN, payments, and games added or removed."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 from flask import abort, flash, make_response, redirect, render_template, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
@@ -15,7 +17,7 @@ from ..charts.margins import head_to_head_chart, margin_chart
 from ..db import get_session, rollback_to_reading
 from ..games import access
 from ..games.forms import EmptyForm, PinForm, SetPinForm
-from ..models import Game, Group, Payment
+from ..models import Game, Group
 from ..money import (
     AmountError,
     amount_problem,
@@ -26,8 +28,8 @@ from ..money import (
 )
 from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
-from . import bp, service, typed_amount
-from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm
+from . import bp, payments, service, typed_amount
+from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm, SettleForm
 from .standings import running_margins
 
 
@@ -142,6 +144,7 @@ def _render_page(
         chart=margin_chart(running_margins(shown.standings)),
         h2h_chart=head_to_head_chart((p.first, p.second, p.net) for p in shown.standings.pairs),
         payment_form=form,
+        settle_form=_settle_form(group, shown) if editable else None,
         add_form=_add_form(group) if editable else None,
         settings=settings or _settings_form(group),
         empty=EmptyForm(),
@@ -150,6 +153,13 @@ def _render_page(
         edit_url=url_for("groups.page", group_id=group.id, key=group.edit_secret, _external=True),
     )
     return make_response(body, status)
+
+
+def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
+    form = SettleForm(prefix="settle")
+    form.version.data = str(group.version)
+    form.plan.data = payments.plan_key(shown.settle_up, shown.currency)
+    return form
 
 
 @bp.get("/groups/<group_id>/players/<name>")
@@ -213,10 +223,35 @@ def settings(group_id: str) -> Response:
 
 def _payment_form(group: Group) -> PaymentForm:
     form = PaymentForm(prefix="payment")
-    choices = [SelectChoice(name, name) for name in group.players]
+    offer_names(form, group)
+    return form
+
+
+def offer_names(form: PaymentForm, group: Group, also: tuple[str, ...] = ()) -> None:
+    """Who may pay whom: the roster (and ``also``, the names of a payment being
+    corrected, should one have left the roster)."""
+    names = [*group.players, *(n for n in also if n not in group.players)]
+    choices = [SelectChoice(name, name) for name in names]
     form.payer.choices = choices
     form.payee.choices = choices
-    return form
+
+
+def read_payment(
+    form: PaymentForm, currency: str | None
+) -> tuple[str, str, Decimal] | None:
+    """Payer, payee and amount from a payment form (recorded or corrected); ``None``
+    with the errors on its fields."""
+    if not form.validate_on_submit():
+        return None
+    if form.payer.data == form.payee.data:
+        form.payee.errors = [_("Somebody pays somebody else.")]
+        return None
+    try:
+        amount = parse_amount(form.amount.data, currency)
+    except AmountError as error:
+        form.amount.errors = [amount_problem(error)]
+        return None
+    return form.payer.data, form.payee.data, amount
 
 
 @bp.get("/groups/<group_id>/settings")
@@ -234,32 +269,23 @@ def record_payment(group_id: str) -> Response:
     group = service.lock_group(db, group_id)
     access.require_edit(group)
     form = _payment_form(group)
-    if form.validate_on_submit():
-        if form.payer.data == form.payee.data:
-            form.payee.errors = [_("Somebody pays somebody else.")]
-        else:
-            currency = service.balance_currency(group, service.group_games(db, group))
-            try:
-                amount = parse_amount(form.amount.data, currency)
-            except AmountError as error:
-                form.amount.errors = [amount_problem(error)]
-            else:
-                db.add(
-                    Payment(
-                        group_id=group.id,
-                        payer=form.payer.data,
-                        payee=form.payee.data,
-                        amount=str(amount),
-                        currency=currency,
-                        paid_on=form.paid_on.data,
-                    )
-                )
-                db.commit()
-                flash(_("Payment recorded."))
-                return _to_page(group, "#money")
+    currency = service.balance_currency(group, service.group_games(db, group))
+    read = read_payment(form, currency)
+    if read is not None:
+        payer, payee, amount = read
+        payments.record(group, payer, payee, amount, currency, form.paid_on.data,
+                        by=editor(group))
+        db.commit()
+        flash(_("Payment recorded."))
+        return _to_page(group, "#money")
     rollback_to_reading()
     filters, _kind, _days = _filters()
     return _render_page(group, service.view(db, group), filters, form, 422)
+
+
+def editor(group: Group) -> str:
+    """How this browser changes the group, as its history records it."""
+    return access.editor_label(group.id, group=True)
 
 
 def _add_form(group: Group) -> AddGameForm:

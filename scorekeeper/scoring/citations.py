@@ -55,11 +55,13 @@ _BY_RULE: dict[str, tuple[str, ...]] = {
     "game-bonus": (
         "Game bonus to {name}: +{bonus}",
         "{name} wins by {margin} ({final} − {other}).",
+        "{name} win by {margin} ({final} − {other}).",
         "{name}: {points} + {game_bonus} game bonus + {boxes} × {box_bonus} boxes = {final}",
         "{name}: {points} + {game_bonus} game bonus = {final}",
     ),
     "boxes": (
         "{name}'s boxes: {boxes} × {bonus} = +{amount}",
+        "Team {name}'s boxes: {boxes} × {bonus} = +{amount}",
         "{name}: {points} + {boxes} × {box_bonus} boxes = {final}",
         "{name}: {final}",
     ),
@@ -67,7 +69,9 @@ _BY_RULE: dict[str, tuple[str, ...]] = {
         "{name} won no hand: shutout.",
         "Shutout bonus to {name}: +{bonus}",
         "Shutout: {name}'s {points} points are doubled: +{points}",
+        "Shutout: team {name}'s {points} points are doubled: +{points}",
         "{name}'s boxes, doubled for the shutout: {boxes} × {bonus} × 2 = +{amount}",
+        "Team {name}'s boxes, doubled for the shutout: {boxes} × {bonus} × 2 = +{amount}",
         "{name}: ({points} + {game_bonus} game bonus) × 2 + {boxes} × {box_bonus} boxes = "
         "{final}",
         "{name}: ({points} + {game_bonus} game bonus + {boxes} × {box_bonus} boxes) × 2 = "

@@ -189,7 +189,13 @@ def needs(rules: Rules, totals: Sequence[int]) -> tuple[int, ...]:
 
 
 def settle_game(
-    rules: Rules, names: Sequence[str], totals: Sequence[int], boxes: Sequence[int], winner: int
+    rules: Rules,
+    names: Sequence[str],
+    totals: Sequence[int],
+    boxes: Sequence[int],
+    winner: int,
+    *,
+    teams: bool = False,
 ) -> Settlement:
     """The end of a game, in RULES.md §2.4's order.
 
@@ -202,6 +208,9 @@ def settle_game(
     >>> s = settle_game(PRESETS["russian"], ["A", "B"], [103, 75], [3, 2], 0)
     >>> s.finals, s.margin, str(s.explanation[1])
     ((278, 125), 153, 'A: 103 + 100 game bonus + 3 × 25 boxes = 278')
+
+    With ``teams`` the ``names`` are teams of two, and the sentences whose words agree
+    with their subject are the teams' own (``_ABOUT_A_TEAM``).
     """
     others = [seat for seat in range(len(totals)) if seat != winner]
     shutout = rules.shutout is not Shutout.NONE and all(boxes[seat] == 0 for seat in others)
@@ -247,7 +256,35 @@ def settle_game(
             },
         ),
     )
+    if teams:
+        lines = tuple(SettlementLine(line.seat, _about_a_team(line.step), line.amount)
+                      for line in lines)
+        explanation = tuple(_about_a_team(step) for step in explanation)
     return Settlement(winner, shutout, lines, finals, margin, explanation)
+
+
+# The sentences about a team of two (partnership gin: "Ann & Cid") where a word agrees
+# with the subject: separate msgids, so that a language says "win" of a team where it
+# says "wins" of a player (Russian: «Ann & Cid выигрывают», not «выигрывает»; the
+# team's boxes are «коробки команды», not «коробки игрока»).
+_ABOUT_A_TEAM = {
+    "{name} wins by {margin} ({final} − {other}).":
+        # TRANSLATORS: {name} is a team of two players ("Ann & Cid"): a plural subject.
+        N_("{name} win by {margin} ({final} − {other})."),
+    "Shutout: {name}'s {points} points are doubled: +{points}":
+        # TRANSLATORS: {name} is a team of two players ("Ann & Cid").
+        N_("Shutout: team {name}'s {points} points are doubled: +{points}"),
+    "{name}'s boxes, doubled for the shutout: {boxes} × {bonus} × 2 = +{amount}":
+        # TRANSLATORS: {name} is a team of two players ("Ann & Cid").
+        N_("Team {name}'s boxes, doubled for the shutout: {boxes} × {bonus} × 2 = +{amount}"),
+    "{name}'s boxes: {boxes} × {bonus} = +{amount}":
+        # TRANSLATORS: {name} is a team of two players ("Ann & Cid").
+        N_("Team {name}'s boxes: {boxes} × {bonus} = +{amount}"),
+}
+
+
+def _about_a_team(step: Step) -> Step:
+    return Step(_ABOUT_A_TEAM.get(step.template, step.template), step.params)
 
 
 def _bonus_lines(

@@ -147,7 +147,10 @@ def play_partnership(
         winner=winner,
         needs=needs(rules, totals),
         ignored=tuple(row.number for row in rows if row.after_end),
-        settlement=None if winner is None else settle_game(rules, names, totals, boxes, winner),
+        settlement=(
+            None if winner is None
+            else settle_game(rules, names, totals, boxes, winner, teams=True)
+        ),
     )
 
 
