@@ -313,6 +313,29 @@ PAINTS = {b"S": "S", b"s": "S", b"f": "f", b"F": "f", b"f*": "f", b"B": "B", b"B
 SEGMENTS = {b"m": "m", b"l": "l", b"c": "c", b"h": "h"}
 
 
+def painted_paths(data: bytes, number: int = 0) -> list[tuple[tuple[float, ...], Shape]]:
+    """Every painted path of page ``number`` (borders, backgrounds, pictures) with the
+    matrix it is drawn with."""
+    import io
+
+    from pypdf import PdfReader
+
+    page = PdfReader(io.BytesIO(data)).pages[number]
+    shapes: list[tuple[tuple[float, ...], Shape]] = []
+    _paths(page.get_contents(), page["/Resources"], (1, 0, 0, 1, 0, 0), shapes, set())
+    return shapes
+
+
+def extent(matrix: tuple[float, ...], shape: Shape, height: float) -> tuple[float, ...]:
+    """A path's bounding box (x0, y0, x1, y1) on a page ``height`` points high, in points
+    from the top left as ``pdftotext -bbox`` gives its words."""
+    a, b, c, d, e, f = matrix
+    pairs = [(v[i], v[i + 1]) for _op, v in shape.path for i in range(0, len(v), 2)]
+    points = [(a * x + c * y + e, height - (b * x + d * y + f)) for x, y in pairs]
+    xs, ys = [x for x, _y in points], [y for _x, y in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
 def printed_pictures(data: bytes) -> list[Picture]:
     """Every picture on a PDF's pages, read back from the PDF's drawing operators: the
     paths painted under another matrix than the page's text (an SVG's viewBox mapped

@@ -229,3 +229,27 @@ def test_a_groups_usual_rules_are_its_latest_games(client: FlaskClient) -> None:
     assert settings_on(html)["gin_bonus"] == "25"
     assert changed_on(html) == {"box_bonus"}
     assert client.get("/groups/nope/rules").status_code == 404
+
+
+# Ranks as the cards on screen and on paper print them (A, J, Q, K: scoring.Rank.label),
+# not the words or letters of a language: Russian В/Д/К, Persian سرباز/بی‌بی/شاه.
+RANK_WORDS = {
+    "ru": re.compile(r"\b[ВДКТ]-|-[ВДКТ]\b|валет|дама|король", re.I),
+    "fa": re.compile("سرباز|بی‌بی|شاه"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fa", "ru"])
+def test_a_card_names_ranks_with_the_letters_the_cards_show(
+    client: FlaskClient, language: str
+) -> None:
+    headers = {"Accept-Language": language}
+    for name in CARDS:
+        html = client.get(f"/rules/{name}", headers=headers).get_data(as_text=True)
+        text = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+        found = RANK_WORDS[language].findall(text) if language in RANK_WORDS else []
+        assert found == [], (name, found)
+    melds = section(client.get("/rules/classic", headers=headers).get_data(as_text=True), "melds")
+    assert "A-2-3" in melds and "Q-K-A" in melds
+    remi = client.get("/rules/remi", headers=headers).get_data(as_text=True)
+    assert "J-Q-K" in section(remi, "sequences")

@@ -8,8 +8,10 @@ from html import unescape
 from io import BytesIO
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from layout import MM, extent, painted_paths, pdf_pages
 from pypdf import PdfReader
 from sqlalchemy import select
 
@@ -281,3 +283,37 @@ def test_the_remi_keep_form_carries_its_token_and_every_line_typed(make_app: Any
     assert response.status_code == 303
     [ruling] = rulings(app)
     assert ruling.hands["players"][2]["table"] == [["7S", "8S", "9S"], ["TH", "TD", "TC"]]
+
+
+@pytest.mark.once
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("language", ["en", "fa", "ru"])
+def test_the_printed_qr_code_stands_inside_the_header_box(
+    client: FlaskClient, language: str, paper: str
+) -> None:
+    """The header's border (print.css: .head, 0.8pt #222) goes round its title, link and
+    QR code; the ruling starts under it."""
+    ruling_id = kept(client, HAND)
+    data = client.get(f"/rulings/{ruling_id}.pdf?size={paper}",
+                      headers={"Accept-Language": language}).data
+    [page] = pdf_pages(data)
+    paths = painted_paths(data)
+    [border] = [extent(m, s, page.height) for m, s in paths if s.fill == (0.133,) * 3]
+    # The QR code: its white square of 41 modules, then its dark modules.
+    [qr] = [extent(m, s, page.height) for m, s in paths
+            if s.fill == (1.0,) * 3 and s.path[2] == ("l", (41.0, 41.0))]
+    left, top, right, bottom = border
+    assert left < qr[0] < qr[2] < right and top < qr[1] < qr[3] < bottom, (border, qr)
+    assert round(qr[2] - qr[0]) == round(32 * MM)  # 32 mm wide, as ruling.html sets it
+    title = {"en": "Ruling", "fa": "رأی", "ru": "Решение"}[language]
+    # poppler gives Persian words in the order their letters are drawn: right to left.
+    heading = [w for w in page.words if w.text in (title, title[::-1])][:1]  # the first
+    link = [w for w in page.words if w.text == f"http://localhost/rulings/{ruling_id}"]
+    for word in heading + link:
+        assert left < word.x0 < word.x1 < right and top < word.y0 < word.y1 < bottom, word
+    assert len(heading + link) == 2
+    # Every other word is wholly inside the box or wholly under it, and the ruling
+    # (the verdict, the hands, the steps) is under it.
+    for word in page.words:
+        assert word.y1 < bottom or word.y0 > bottom, (word, bottom)
+    assert len([w for w in page.words if w.y0 > bottom]) > 50

@@ -228,15 +228,11 @@ def find_duplicates(cards: Iterable[Card]) -> list[Card]:
     return repeated
 
 
-# How ``check_distinct`` words a card repeated in one group, or found in two; other
-# groups are named by their keys.
+# How ``check_distinct`` words a card repeated in one group; other groups are named by
+# their keys.
 _TWICE_IN = {
     "knocker.cards": N_("{card} is entered twice in the knocker's hand"),
     "defender.cards": N_("{card} is entered twice in the defender's hand"),
-}
-_IN_BOTH = {
-    ("knocker.cards", "upcard"): N_("{card} is in the knocker's hand and the upcard"),
-    ("defender.cards", "upcard"): N_("{card} is in the defender's hand and the upcard"),
 }
 
 
@@ -250,12 +246,7 @@ def _twice(card: Card, where: str) -> Message:
 def _in_both(card: Card, first: str, second: str) -> Message:
     if first.endswith(".cards") and second.endswith(".cards"):
         return Message(N_("{card} is in both hands"), card=card)
-    template = _IN_BOTH.get((first, second))
-    if template is None:
-        return Message(
-            N_("{card} is in {first} and {second}"), card=card, first=first, second=second
-        )
-    return Message(template, card=card)
+    return Message(N_("{card} is in {first} and {second}"), card=card, first=first, second=second)
 
 
 def check_distinct(groups: Mapping[str, Sequence[Card]]) -> list[tuple[str, str]]:

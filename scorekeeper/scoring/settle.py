@@ -391,13 +391,11 @@ def settle_gin_hand(
         if count is not None:
             problems.append(count)
             sound[side] = False
-    groups = {"knocker.cards": knocker, "defender.cards": defender}
-    if up is not None:
-        groups["upcard"] = [up]
-    for where, message in check_distinct(groups):
+    # The upcard is not checked against the hands: it is the first discard, seen by both
+    # players, and either may have taken it.
+    for where, message in check_distinct({"knocker.cards": knocker, "defender.cards": defender}):
         problems.append(Problem(where, message))
-        if where != "upcard":
-            sound[where.split(".")[0]] = False
+        sound[where.split(".")[0]] = False
     if rules.oklahoma and upcard is None:
         problems.append(Problem("upcard", _needs_upcard()))
 

@@ -2,9 +2,13 @@
  *
  * Without JavaScript the picker stays hidden and players type cards. With it, the
  * picker appears under the card field last focused; tapping a card adds its code to
- * that field, or removes it when it is already there. Cards in the other hand are
- * marked as taken. The server parses whatever text results, so nothing here decides
- * anything about the rules.
+ * that field, or removes it when it is already there. Cards in the other hands are
+ * taken: greyed and disabled, a tap on them does nothing. Declared melds
+ * (``data-cards="melds"``, gin) are cards of their own hand; combinations put down on
+ * the table (``data-cards="table"``, Remi) are cards of their own. A face-up card (the upcard,
+ * ``data-faceup``) is seen by both players and may end up in a hand: it takes no card
+ * and none is taken from it. The server parses whatever text results, so nothing here
+ * decides anything about the rules.
  */
 (function () {
   "use strict";
@@ -68,14 +72,17 @@
       fields.forEach(function (field) {
         var other = !target || field.dataset.hand !== target.dataset.hand;
         var samePack = field.closest("[data-deck]") === deck;
-        if (other && samePack && field.dataset.cards !== "melds") {
+        var holds = field.dataset.cards !== "melds" && !("faceup" in field.dataset);
+        if (other && samePack && holds && !(target && "faceup" in target.dataset)) {
           Object.assign(taken, codesIn(field.value));
         }
       });
       buttons.forEach(function (button) {
         var code = button.dataset.card;
+        var isTaken = Boolean(taken[code]) && !mine[code];
         button.setAttribute("aria-pressed", mine[code] ? "true" : "false");
-        button.classList.toggle("taken", Boolean(taken[code]) && !mine[code]);
+        button.classList.toggle("taken", isTaken);
+        button.disabled = isTaken;
       });
     }
 
@@ -84,7 +91,7 @@
       var container = field.closest(".field") || field;
       container.parentNode.insertBefore(box, container.nextSibling);
       targetName.textContent = labelOf(field);
-      meldButton.hidden = field.dataset.cards !== "melds";
+      meldButton.hidden = field.dataset.cards !== "melds" && field.dataset.cards !== "table";
       refresh();
     }
 

@@ -4,6 +4,7 @@ real decoder (Debian's zbarimg)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,7 @@ from flask import Flask
 from playwright.sync_api import expect
 
 from scorekeeper.pwa import lan
+from tests.browser.conftest import phone_page
 from tests.live import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
@@ -178,3 +180,61 @@ def test_no_wake_lock_toggle_where_the_browser_has_none(
     expect(phone.locator("form[data-offline-queue]")).to_be_visible()
     phone.wait_for_load_state("load")
     expect(phone.locator("#wakelock")).to_be_hidden()
+
+
+# A phone with a share sheet: navigator.share records what it was given.
+SHARE_SHEET = """Object.defineProperty(Navigator.prototype, "share", {configurable: true,
+  value(data) { (window.shared = window.shared || []).push(data); return Promise.resolve(); }});"""
+NO_SHARE_SHEET = "delete Navigator.prototype.share;"
+
+
+def test_copy_and_share_beside_the_links(
+    app: Flask, live_url: str, phone: Any, browser: Any, request: pytest.FixtureRequest
+) -> None:
+    """The game's links: "Share" opens the phone's share sheet with the link, "Copy" puts
+    it on the clipboard and "Copied" is said in a live region. A phone without a share
+    sheet (the group's page, in Persian at 360 px) has "Copy" alone. Without JavaScript
+    the links are bare read-only fields."""
+    game = new_game(app)
+    sheet = f"{live_url}/g/{game['id']}?key={game['edit_secret']}"
+    html = app.test_client().get(sheet.removeprefix(live_url), follow_redirects=True).get_data(
+        as_text=True)
+    assert re.findall(r'<p class="share-link".*?</p>', html, re.S) and not re.findall(
+        r'<p class="share-link"[^>]*>(?:(?!</p>).)*<button', html, re.S)
+
+    page = phone
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
+    page.add_init_script(SHARE_SHEET)
+    page.goto(sheet)
+    page.get_by_text("Share and other phones").click()
+    watch = page.locator(".share-link", has=page.locator("#watch-url"))
+    expect(watch.get_by_role("button")).to_have_text(["Share", "Copy"])
+    watch.get_by_role("button", name="Share").click()
+    # The page's title, each name isolated (U+2068…U+2069) as in every title.
+    title = "\u2068Ann\u2069 · \u2068Bob\u2069 · Scorekeeper"
+    assert page.evaluate("window.shared") == [{"title": title,
+                                                "url": f"{live_url}/g/{game['id']}"}]
+    edit = page.locator(".share-link", has=page.locator("#edit-url"))
+    edit.get_by_role("button", name="Copy").click()
+    status = edit.get_by_role("status")
+    expect(status).to_have_text("Copied")
+    expect(status).to_have_attribute("aria-live", "polite")
+    assert page.evaluate("navigator.clipboard.readText()") == sheet
+    page.shot("share-buttons")
+
+    group = app.test_client().post(
+        "/api/v1/groups", json={"name": "Club", "players": ["Ann", "Bob"]}).get_json()
+    with phone_page(browser, request, width=360) as persian:
+        persian.context.add_cookies([{"name": "lang", "value": "fa", "url": live_url}])
+        persian.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=live_url)
+        persian.add_init_script(NO_SHARE_SHEET)
+        persian.goto(live_url + group["edit_url"].removeprefix("http://localhost"))
+        persian.get_by_text("اشتراک و گوشی‌های دیگر").click()
+        watch = persian.locator(".share-link", has=persian.locator("#watch-url"))
+        expect(watch.get_by_role("button")).to_have_text(["کپی"])
+        watch.get_by_role("button").click()
+        expect(watch.get_by_role("status")).to_have_text("کپی شد")
+        copied = persian.evaluate("navigator.clipboard.readText()")
+        assert copied == f"{live_url}/groups/{group['id']}"
+        assert persian.evaluate("document.documentElement.scrollWidth") <= 360
+        persian.shot("group-fa")

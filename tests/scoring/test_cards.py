@@ -131,8 +131,8 @@ def test_find_duplicates() -> None:
             [("defender.cards", "2♣ is entered twice in the defender's hand")],
         ),
         (
-            {"knocker.cards": "7H 8H", "upcard": "8H"},
-            [("upcard", "8♥ is in the knocker's hand and the upcard")],
+            {"knocker.cards": "7H 8H", "discard": "8H"},
+            [("discard", "8♥ is in knocker.cards and discard")],
         ),
         ({"knocker.cards": "7H 8H", "defender.cards": "9H"}, []),
     ],

@@ -302,11 +302,12 @@ def test_a_card_twice_in_one_hand() -> None:
     assert found == [Problem("knocker.cards", "7♥ is entered twice in the knocker's hand")]
 
 
-def test_upcard_in_a_hand() -> None:
-    found = problems_of(
-        knocker_cards=BASE + " 5D", defender_cards="4H 5H 6H 8S 8H 8D TD JD QD 9C", upcard="9C"
-    )
-    assert found == [Problem("upcard", "9♣ is in the defender's hand and the upcard")]
+def test_the_upcard_may_be_in_a_hand() -> None:
+    """The upcard is the first discard: the player who took it holds it at the end. The
+    defender holds the upcard 9♣ (knock limit 9) as his deadwood, 9; the knocker has 5♦."""
+    result = settle_gin_hand(PRESETS["oklahoma"], BASE + " 5D",
+                             "4H 5H 6H 8S 8H 8D TD JD QD 9C", upcard="9C")
+    assert (result.outcome, result.winner, result.points) == (Outcome.KNOCK, Side.KNOCKER, 4)
 
 
 def test_declared_melds_and_layoffs_are_checked() -> None:
