@@ -10,10 +10,13 @@ import re
 from html import unescape
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 from helpers import keep_printed_html
 
 from scorekeeper.games.forms import NewGameForm
+from scorekeeper.rulecards.content import game_card
+from scorekeeper.scoring.rules import PRESETS
 from scorekeeper.variants import VARIANTS
 
 PLAYERS = ["Ann", "Bob", "Cid", "Dan"]
@@ -173,6 +176,18 @@ def test_a_knock_limit_below_the_examples_knocks_plays_them_at_the_limit(
     assert game_rules(client, "partnership", "partnership", 3)["teams"] == (
         "Example: Ann and Cid against Bob and Dan. Ann knocks with 3 against Bob's 7; Cid "
         "knocks with 3 against Dan's 0. Ann & Cid 0, Bob & Dan 24.")
+
+
+def test_every_card_builds_with_every_knock_limit(app: Flask) -> None:
+    """Each kind of game with each of its presets and each knock limit: the card's
+    examples are scored by the engine, which refuses a knock over the limit."""
+    with app.test_request_context():
+        for kind in GIN_KINDS:
+            variant = VARIANTS[kind]
+            for preset in variant.presets:
+                for limit in range(11):
+                    rules = variant.rules_for(PRESETS[preset].replace(knock_limit=limit))
+                    assert game_card(kind, rules).items, (kind, preset, limit)
 
 
 def test_a_knock_limit_of_0_shows_no_knock(client: FlaskClient) -> None:
