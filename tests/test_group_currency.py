@@ -62,6 +62,8 @@ def test_the_group_settings_refuse_a_made_up_currency(client: FlaskClient) -> No
         "settings-name": "Thursdays", "settings-players": "Ann\nBob",
         "settings-stake": "5", "settings-currency": "jpy"})
     assert saved.status_code == 302
+    page = client.get(saved.headers["Location"]).get_data(as_text=True)
+    assert '<details id="settings">' in page  # closed
     data = client.get(f"/api/v1/groups/{group_id}").get_json()
     assert (data["name"], data["stake"], data["currency"]) == ("Thursdays", "5", "JPY")
 
