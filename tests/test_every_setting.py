@@ -199,6 +199,20 @@ def test_a_knock_limit_of_0_shows_no_knock(client: FlaskClient) -> None:
     assert "teams" not in game_rules(client, "partnership", "partnership", 0)
 
 
+def test_a_groups_rules_with_a_custom_knock_limit(client: FlaskClient) -> None:
+    """A group's usual rules are its latest game's: knock limit 5, so §8's knock of 5
+    against 9 stands and its undercut, 8 against 5, is played as 5 against 2."""
+    created = client.post("/groups/new", data={"name": "Tuesdays", "players": "Ann\nBob"})
+    group_id = created.headers["Location"].rsplit("/", 1)[1]
+    new_game(client, "gin", {"group": group_id, "knock_limit": "5"})
+    page = client.get(f"/groups/{group_id}/rules")
+    assert page.status_code == 200
+    examples = card_examples(page.get_data(as_text=True))
+    assert examples["knock"] == "Example: A knock with 5 against 9. The knocker scores 4."
+    # Classic: 5 − 2 + 10 = 13.
+    assert examples["undercut"] == "Example: A knock with 5 against 2. The defender scores 13."
+
+
 @pytest.mark.parametrize("limit", [0, 5, 10])
 def test_a_kept_ruling_with_any_knock_limit_answers(client: FlaskClient, limit: int) -> None:
     """Gin goes down under any knock limit: the defender's ten cards meld nothing, 5 + 5 +
