@@ -16,10 +16,9 @@ from ..db import get_session, rollback_to_reading
 from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
-from ..money import currency_code, currency_problem, local_currency
+from ..money import local_currency, read_stake
 from ..names import name_key
 from ..scoring import RulesError, rules_from_spec
-from ..scoring.stakes import StakeError, parse_stake
 from ..security import is_token
 from ..variants import VARIANTS, variant_for
 from . import access, bp, service
@@ -122,29 +121,10 @@ def _prefill_from_group(form: NewGameForm, group: Group) -> None:
     form.currency.data = group.currency or ""
 
 
-def _stake_from(form: NewGameForm) -> tuple[str | None, str | None] | None:
-    """The stake and currency typed (both blank: no stake); ``None`` with errors shown."""
-    stake_text, currency_text = (form.stake.data or "").strip(), (form.currency.data or "").strip()
-    if not stake_text:
-        return None, None
-    try:
-        stake = parse_stake(stake_text)
-    except StakeError:
-        form.stake.errors = [
-            _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
-        ]
-        return None
-    problem = currency_problem(currency_text)
-    if problem is not None:
-        form.currency.errors = [problem]
-        return None
-    return str(stake), currency_code(currency_text)
-
-
 def _new_game_from(form: NewGameForm, group: Group | None = None) -> Game | None:
     """The game a valid new-game form describes, or ``None`` with the errors on the form."""
     variant = VARIANTS[form.variant.data]
-    stake = _stake_from(form)
+    stake = read_stake(form.stake, form.currency)
     if stake is None:
         return None
     names = form.players()

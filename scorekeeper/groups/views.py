@@ -21,12 +21,10 @@ from ..models import Game, Group
 from ..money import (
     AmountError,
     amount_problem,
-    currency_code,
-    currency_problem,
     local_currency,
     parse_amount,
+    read_stake,
 )
-from ..scoring.stakes import StakeError
 from ..variants import VARIANTS
 from . import bp, payments, service, typed_amount
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm, SettleForm
@@ -46,20 +44,10 @@ def _read_group_form(form: GroupForm) -> tuple[list[str], str | None, str | None
             _("One to 30 players, every one with a different name of at most 40 characters.")
         ]
         return None
-    try:
-        stake, _currency = service.stake_texts(form.stake.data, "EUR")
-    except StakeError:
-        form.stake.errors = [
-            _("A stake is a number more than 0 with at most 6 decimals, like 0.01.")
-        ]
+    money = read_stake(form.stake, form.currency)
+    if money is None:
         return None
-    if stake is None:
-        return names, None, None
-    problem = currency_problem(form.currency.data)
-    if problem is not None:
-        form.currency.errors = [problem]
-        return None
-    return names, stake, currency_code(form.currency.data)
+    return names, *money
 
 
 @bp.route("/groups/new", methods=["GET", "POST"])

@@ -2,7 +2,10 @@
 
 Each example states the situation of §8 and lets ``scoring/`` decide it: the steps and
 the verdict are the engine's, so a card's example says what the app would score with
-those rules (a custom target, say, changes the game's outcome on its own card).
+those rules (a custom target, say, changes the game's outcome on its own card). Every
+example is a legal hand under those rules: a knock of §8 over the card's knock limit
+is played at the limit instead, and where no knock is allowed at all (a limit of 0:
+only gin goes down) the examples of knocks are left out.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from ..scoring.outcome import HandScore, Outcome, Side
 from ..scoring.partnership import play_partnership
 from ..scoring.remi import RemiPlayerInput, settle_remi_deal
 from ..scoring.rules import Rules, Shutout
-from ..scoring.settle import HandResult, score_quick_hand, settle_gin_hand
+from ..scoring.settle import HandResult, knock_limit, score_quick_hand, settle_gin_hand
 from ..scoring.three_hand import Role, play_three_hand
 
 
@@ -48,6 +51,18 @@ def _upcard(rules: Rules) -> str | None:
     return "TH" if rules.oklahoma else None
 
 
+def _knock(rules: Rules, knocker: int, defender: int) -> tuple[int, int] | None:
+    """§8's knock with ``knocker`` against ``defender`` as the rules allow it: over the
+    knock limit the knocker holds the limit, the defender as much more or less as in
+    §8 (never below 0); ``None`` when the rules allow no knock (only gin)."""
+    upcard = _upcard(rules)
+    limit, _steps = knock_limit(rules, None if upcard is None else Card.parse(upcard))
+    if limit < 1:
+        return None
+    held = min(knocker, limit)
+    return held, max(defender - knocker + held, 0)
+
+
 def _quick(rules: Rules, outcome: str, knocker: int, defender: int) -> HandResult:
     return score_quick_hand(rules, outcome, knocker, defender, upcard=_upcard(rules))
 
@@ -65,6 +80,16 @@ def _hand(rules: Rules, situation: str, outcome: str, knocker: int, defender: in
     return Example(situation, result.explanation, _verdict(result))
 
 
+def _knock_example(rules: Rules, knocker: int, defender: int) -> Example | None:
+    knock = _knock(rules, knocker, defender)
+    if knock is None:
+        return None
+    held, against = knock
+    situation = _("A knock with %(knocker)s against %(defender)s.", knocker=held,
+                  defender=against)
+    return _hand(rules, situation, "knock", held, against)
+
+
 def melds(rules: Rules) -> Example:
     """§8 example 7: the knocker's ten cards, arranged."""
     cards = parse_cards(KNOCKER_7)
@@ -78,9 +103,9 @@ def melds(rules: Rules) -> Example:
     )
 
 
-def knock(rules: Rules) -> Example:
+def knock(rules: Rules) -> Example | None:
     """§8 example 1."""
-    return _hand(rules, _("A knock with 5 against 9."), "knock", 5, 9)
+    return _knock_example(rules, 5, 9)
 
 
 def gin(rules: Rules) -> Example:
@@ -88,14 +113,14 @@ def gin(rules: Rules) -> Example:
     return _hand(rules, _("Gin against 12."), "gin", 0, 12)
 
 
-def undercut(rules: Rules) -> Example:
+def undercut(rules: Rules) -> Example | None:
     """§8 example 3."""
-    return _hand(rules, _("A knock with 8 against 5."), "knock", 8, 5)
+    return _knock_example(rules, 8, 5)
 
 
-def tie(rules: Rules) -> Example:
+def tie(rules: Rules) -> Example | None:
     """§8 example 4."""
-    return _hand(rules, _("A knock with 6 against 6."), "knock", 6, 6)
+    return _knock_example(rules, 6, 6)
 
 
 def dead(rules: Rules) -> Example:
@@ -179,20 +204,24 @@ def hollywood(rules: Rules) -> Example:
 
 def three_hand(rules: Rules) -> Example | None:
     """§8's three-hand game: X box, Y captain, Z sitting out."""
-    try:
-        hands = [
-            HandScore(Outcome.KNOCK, Role.CAPTAIN, _quick(rules, "knock", 4, 20).points),
-            HandScore(Outcome.GIN, Role.BOX, _quick(rules, "gin", 0, 30).points),
-            HandScore(Outcome.UNDERCUT, Role.CAPTAIN, _quick(rules, "knock", 7, 5).points),
-            HandScore(Outcome.DEAD, None, 0),
-        ]
-    except HandError:
+    first, second = _knock(rules, 4, 20), _knock(rules, 7, 5)
+    if first is None or second is None:
         return None
+    won, gin, undercut = (_quick(rules, "knock", *first), _quick(rules, "gin", 0, 30),
+                          _quick(rules, "knock", *second))
+    hands = [
+        HandScore(won.outcome, Role.CAPTAIN, won.points),
+        HandScore(gin.outcome, Role.BOX, gin.points),
+        HandScore(undercut.outcome, Role.CAPTAIN, undercut.points),
+        HandScore(Outcome.DEAD, None, 0),
+    ]
     game = play_three_hand(rules, ["X", "Y", "Z"], 0, 1, hands)
     x, y, z = game.totals
     return Example(
-        _("X box, Y captain, Z sitting out. Y knocks with 4 against X's 20; then Y, in the "
-          "box, goes gin against Z's 30; then Y knocks with 7 and X has 5; then a dead hand."),
+        _("X box, Y captain, Z sitting out. Y knocks with %(y1)s against X's "
+          "%(x1)s; then Y, in the box, goes gin against Z's 30; then Y knocks "
+          "with %(y2)s and X has %(x2)s; then a dead hand.",
+          y1=first[0], x1=first[1], y2=second[0], x2=second[1]),
         (),
         _("X %(x)s, Y %(y)s, Z %(z)s.", x=x, y=y, z=z),
     )
@@ -201,16 +230,16 @@ def three_hand(rules: Rules) -> Example | None:
 def partnership(rules: Rules) -> Example | None:
     """One deal of §8's single hands: Ann knocks 5 against Bob's 9 at one table, Cid
     knocks 8 against Dan's 5 at the other."""
-    try:
-        first = _quick(rules, "knock", 5, 9)
-        second = _quick(rules, "knock", 8, 5)
-    except HandError:
+    ann, cid = _knock(rules, 5, 9), _knock(rules, 8, 5)
+    if ann is None or cid is None:
         return None
+    first, second = _quick(rules, "knock", *ann), _quick(rules, "knock", *cid)
     deal = (HandScore(first.outcome, 0, first.points), HandScore(second.outcome, 3, second.points))
     game = play_partnership(rules, ["Ann", "Bob", "Cid", "Dan"], [deal])
     return Example(
-        _("Ann and Cid against Bob and Dan. Ann knocks with 5 against Bob's 9; Cid knocks "
-          "with 8 against Dan's 5."),
+        _("Ann and Cid against Bob and Dan. Ann knocks with %(ann)s against Bob's %(bob)s; "
+          "Cid knocks with %(cid)s against Dan's %(dan)s.",
+          ann=ann[0], bob=ann[1], cid=cid[0], dan=cid[1]),
         (game.deals[0].explanation,),
         _("Ann & Cid %(team1)s, Bob & Dan %(team2)s.", team1=game.totals[0],
           team2=game.totals[1]),

@@ -28,6 +28,9 @@ def test_a_group_is_made_and_a_game_started_from_it(phone: Any, live_url: str) -
     phone.get_by_label("Name of the group").fill("Friday")
     phone.get_by_label("Players (one per line)").fill("Ann\nBob\nCid")
     phone.get_by_label("Stake per point (optional, e.g. 0.01)").fill("0.01")
+    phone.get_by_label("Currency (e.g. EUR)").fill("ZZZ")
+    phone.get_by_role("button", name="Create the group").click()
+    refused_currency(phone, "#currency")
     phone.get_by_label("Currency (e.g. EUR)").fill("EUR")
     phone.get_by_role("button", name="Create the group").click()
     expect(phone.locator("h1")).to_have_text("Friday")
@@ -47,6 +50,38 @@ def test_a_group_is_made_and_a_game_started_from_it(phone: Any, live_url: str) -
     expect(phone.locator("ul.group-games li")).to_have_count(1)
     no_sideways_scroll(phone)
     phone.shot("2-group-with-a-game")
+    # The group's own form refuses a made-up currency the same way, open again.
+    phone.locator("#settings summary").click()
+    phone.locator("#settings-stake").fill("0.02")
+    phone.locator("#settings-currency").fill("ZZZ")
+    phone.get_by_role("button", name="Save the group").click()
+    refused_currency(phone, "#settings-currency")
+    expect(phone.locator("#settings-stake")).to_have_value("0.02")
+    # The refusal opens at the form's summary of problems, which links to the field, ...
+    summary = phone.locator("#settings [data-error-summary]")
+    expect(summary).to_be_focused()
+    assert 0 <= summary.bounding_box()["y"] < 844
+    expect(summary.locator("a[href='#settings-currency']")).to_contain_text(
+        "ZZZ is not a currency code (ISO 4217), like EUR.")
+    no_sideways_scroll(phone)
+    phone.shot("3-settings-refused")
+    # ... a saved form at the top of the page, where the group's stake shows.
+    phone.locator("#settings-currency").fill("EUR")
+    phone.get_by_role("button", name="Save the group").click()
+    expect(phone.locator("p.stake")).to_have_text("Stake: €0.02 per point")
+    expect(phone.locator("p.flash").first).to_have_text("Group saved.")
+    assert phone.evaluate("window.scrollY") == 0
+
+
+def refused_currency(page: Any, field: str) -> None:
+    """The currency typed is still there, and the message shows just under it."""
+    box = page.locator(field)
+    expect(box).to_have_value("ZZZ")
+    error = page.locator(f"div.field:has({field}) p.error")
+    expect(error).to_have_text("ZZZ is not a currency code (ISO 4217), like EUR.")
+    expect(error).to_be_visible()
+    below, above = error.bounding_box(), box.bounding_box()
+    assert below and above and above["y"] + above["height"] <= below["y"] < above["y"] + 80
 
 
 @pytest.mark.once  # what the page shows of a group the HTTP tests check on both

@@ -307,6 +307,41 @@ def test_polling_stops_while_hidden_and_backs_off_on_errors(live_url: str, phone
     one_poll_after(1000)
 
 
+@pytest.mark.once  # the page's own marker and clock; the server only answers 304
+def test_an_answer_with_nothing_new_moves_the_as_of_time(
+    live_url: str, browser: Any, request: pytest.FixtureRequest
+) -> None:
+    """A watching phone whose server answered "not modified" for half an hour is as of
+    the last answer, not the first: with the server gone at 10:00 the sheet says "as of
+    10:00"; back, then answered at 10:30 with nothing new, gone again, "as of 10:30".
+    The page's clock (Playwright's) is moved on half an hour; no hand is played, so no
+    change of the sheet moves the time instead."""
+    game = create(live_url, "gin", ["Ann", "Bob"])
+    with phone_page(browser, request, timezone_id="UTC", service_workers="block") as page:
+        page.clock.install(time=datetime(2026, 12, 7, 10, 0, tzinfo=UTC))
+        offline = page.locator("#netstatus .offline-marker")
+        live = f"{live_url}/g/{game['id']}/live"
+
+        def not_modified() -> Any:
+            return page.expect_response(lambda r: r.url == live and r.status == 304)
+
+        with not_modified():
+            page.goto(f"{live_url}/g/{game['id']}")  # the watch link
+        page.route("**/live", lambda route: route.abort("connectionrefused"))
+        expect(offline).to_have_text("offline — as of 10:00")
+        page.unroute("**/live")
+        with not_modified():
+            pass  # answered again (after backing off), nothing new
+        expect(offline).to_be_hidden()
+
+        with not_modified():  # the next poll, half an hour on
+            page.clock.set_system_time(datetime(2026, 12, 7, 10, 30, tzinfo=UTC))
+        page.route("**/live", lambda route: route.abort("connectionrefused"))
+        expect(offline).to_have_text("offline — as of 10:30")
+        assert page.locator("#hand-1").count() == 0
+        page.shot("as-of-after-not-modified")
+
+
 def test_an_untouched_form_follows_the_sheet(live_url: str, phone: Any) -> None:
     game = create(live_url, "gin", ["Ann", "Bob"])
     phone.goto(game["edit_url"])
