@@ -1,4 +1,15 @@
-"""How fast one client may create games and groups, and import files (Flask-Limiter).
+"""How much one game may hold, and how fast one client may create games and groups,
+and import files (Flask-Limiter).
+
+**Sizes.** A game holds at most ``MOST_HANDS`` hands (deals) and its history at most
+``MOST_CHANGES`` entries; saving past either is refused (``games.service``), so every
+game an export can write is one an import reads back: both importers take a game of
+``MOST_HANDS`` hands and ``MOST_CHANGES`` changes, and ``/import`` files of up to
+``IMPORT_BYTES`` — the most such a game's export can weigh, from the most one hand and
+one history entry can take in it (``EXPORT_HAND_BYTES``, ``EXPORT_CHANGE_BYTES``,
+which ``tests/test_trust_backup.py`` measures on the heaviest hand of every kind).
+
+**Rates.**
 
 Creating needs no account, so without a limit one client could fill the database (a
 thousand games in a few seconds; one import file makes thousands). Each client (its
@@ -30,6 +41,16 @@ from flask_babel import gettext as _
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.wrappers import Response
+
+MOST_HANDS = 10_000
+MOST_CHANGES = 2 * MOST_HANDS  # a hand entered, and on average one correction of it
+# The most one hand (deal) takes in an export (``indent=1``), and one history entry (a
+# correction: the hand before and after), with 40-letter Cyrillic names: a Remi deal of
+# four players with every card typed is about 6.8 kB, a correction of a partnership deal
+# of two hands with every card about 3.5 kB.
+EXPORT_HAND_BYTES = 10_000
+EXPORT_CHANGE_BYTES = 4_500
+IMPORT_BYTES = 64 * 1024 + MOST_HANDS * EXPORT_HAND_BYTES + MOST_CHANGES * EXPORT_CHANGE_BYTES
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": True,

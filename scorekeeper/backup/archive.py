@@ -18,6 +18,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .. import limits
 from ..jsonbody import ApiError
 from ..models import Change, Game, Hand, now_utc
 from ..names import same_name, text_problem
@@ -29,8 +30,6 @@ FORMAT = "scorekeeper-export"
 FORMAT_VERSION = 1
 NAME_MAX = 40
 MAX_GAMES = 10_000
-MAX_HANDS = 2_000
-MAX_CHANGES = 20_000
 SHORT_TEXT = 20  # Change.action and Change.by columns
 
 
@@ -135,7 +134,8 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
     if len(problems.found) > before:
         return None
     game.hands = [Hand(number=n, inputs=hand) for n, hand in enumerate(stored, 1)]
-    game.changes.append(Change(action="import", by="import"))
+    if len(game.changes) < limits.MOST_CHANGES:  # a full history stays as the file has it
+        game.changes.append(Change(action="import", by="import"))
     try:
         variant.sheet(game)  # the whole sheet replays; each hand alone was already checked
     except (HandError, RulesError, ValueError, TypeError, LookupError) as exc:
@@ -237,8 +237,8 @@ def _hands(value: Any, where: str, problems: _Problems) -> list[dict[str, Any]]:
     if not isinstance(value, list):
         problems.add(where, "must be a list of hands")
         return []
-    if len(value) > MAX_HANDS:
-        problems.add(where, f"at most {MAX_HANDS} hands per game")
+    if len(value) > limits.MOST_HANDS:
+        problems.add(where, f"at most {limits.MOST_HANDS} hands per game")
         return []
     hands = []
     for i, hand in enumerate(value):
@@ -286,8 +286,8 @@ def _history(value: Any, where: str, problems: _Problems) -> list[Change]:
     if not isinstance(value, list):
         problems.add(where, "must be a list of changes")
         return []
-    if len(value) > MAX_CHANGES:
-        problems.add(where, f"at most {MAX_CHANGES} changes per game")
+    if len(value) > limits.MOST_CHANGES:
+        problems.add(where, f"at most {limits.MOST_CHANGES} changes per game")
         return []
     changes = []
     for i, item in enumerate(value):

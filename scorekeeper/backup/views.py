@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, flash, redirect, render_template, url_for
+from flask import Response, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
@@ -54,6 +54,15 @@ def export_group_file(group_id: str) -> Response:
     return response
 
 
+@bp.url_value_preprocessor
+def _import_size(endpoint: str | None, _values: dict[str, object] | None) -> None:
+    """An import file may be as large as the largest game's export
+    (``limits.IMPORT_BYTES``), every other request as ``MAX_CONTENT_LENGTH``. Set before
+    any ``before_request`` reads the form (the CSRF check does)."""
+    if endpoint == "backup.import_games":
+        request.max_content_length = limits.IMPORT_BYTES
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @limits.imports
 def import_games() -> str | tuple[str, int] | WerkzeugResponse:
@@ -63,7 +72,8 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
         status = 422 if form.is_submitted() else 200
         return render_template("backup/import.html", form=form, problems=[]), status
     try:
-        document = json.loads(form.file.data.read())
+        with form.file.data.stream as file:  # a large one is a temporary file: closed
+            document = json.loads(file.read())
         games = read_archive(document)
         groups = read_groups(document, games)
     except ArchiveError as exc:
