@@ -390,3 +390,75 @@ def test_the_heaviest_hand_and_correction_fit_the_import_size(
                                      "before": inputs, "after": inputs, "by": "edit link"}] * 3)
         db.commit()
     assert (size() - hands) / 3 <= limits.EXPORT_CHANGE_BYTES
+
+
+# --- the edit links of an import: all shown, in a file too; no right the browser had lost --
+
+def many_games(count: int) -> bytes:
+    return json.dumps({"format": "scorekeeper-export", "format_version": 1, "games": [
+        {"variant": "gin", "players": [f"Ann {i}", "Bob"], "rules": {"preset": "classic"},
+         "setup": {"dealer": 0}, "hands": []} for i in range(count)]}).encode()
+
+
+def edit_rights(client: FlaskClient) -> list[str]:
+    with client.session_transaction() as session:
+        return list(session.get("edit", []))
+
+
+def test_an_import_shows_every_edit_link_and_takes_no_right_away(
+    app: Flask, client: FlaskClient
+) -> None:
+    own = new_game(client)
+    response = upload(client, many_games(35))
+    assert response.status_code == 302
+    page_url = response.headers["Location"]
+    assert re.fullmatch(r"/imports/[\w-]{32}", page_url)
+    page = client.get(page_url)
+    assert page.status_code == 200 and "no-store" in page.headers["Cache-Control"]
+    text = page.get_data(as_text=True)
+    assert "35 games imported." in text
+    with app.app_context():
+        made = get_session().scalars(select(Game).where(Game.id != own)).all()
+        secrets = {g.id: g.edit_secret for g in made}
+        order = sorted(made, key=lambda g: int(g.players[0].split()[1]))
+    shown = re.findall(r'<input type="text" readonly dir="ltr" '
+                       r'value="http://localhost/g/([\w-]+)\?key=([\w-]+)"', text)
+    assert shown == [(g.id, g.edit_secret) for g in order]  # all 35, in the file's order
+    assert len(secrets) == 35
+    # 30 rights at most: the browser's own game keeps its, the first 29 get one, the last 6
+    # are marked "link only".
+    rights = edit_rights(client)
+    assert own in rights and len(rights) == 30
+    assert set(rights) - {own} == {g.id for g in order[:29]}
+    assert text.count("<strong>link only</strong>") == 6
+    assert quick(client, own, "knock", 0, 3, 20).status_code == 302
+    # The file of the links: every one, a line each under the game's name.
+    file = client.get(f"{page_url}/links.txt")
+    assert file.status_code == 200 and file.mimetype == "text/plain"
+    assert file.headers["Content-Disposition"].startswith("attachment;")
+    lines = file.get_data(as_text=True).splitlines()
+    for game in order:
+        at = lines.index(f"Ann {game.players[0].split()[1]} – Bob (Gin rummy (two players))")
+        assert lines[at + 1] == f"http://localhost/g/{game.id}?key={game.edit_secret}"
+    # Only the importing browser sees them.
+    other = app.test_client()
+    assert other.get(page_url).status_code == 404
+    assert other.get(f"{page_url}/links.txt").status_code == 404
+
+
+def test_a_browser_with_no_room_left_keeps_its_rights_and_gets_the_link(
+    app: Flask, client: FlaskClient
+) -> None:
+    held = [new_game(client, players=(f"Ann {i}", "Bob")) for i in range(30)]
+    assert sorted(edit_rights(client)) == sorted(held)
+    response = upload(client, many_games(1))
+    assert response.status_code == 302 and response.headers["Location"].startswith("/imports/")
+    assert sorted(edit_rights(client)) == sorted(held)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        new = get_session().scalars(select(Game).where(Game.id.not_in(held))).one()
+    assert f'value="http://localhost/g/{new.id}?key={new.edit_secret}"' in page
+    assert "<strong>link only</strong>" in page
+    # Its link opens it for editing here, as any edit link does.
+    assert client.get(f"/g/{new.id}?key={new.edit_secret}").status_code in (200, 302)
+    assert new.id in edit_rights(client)
