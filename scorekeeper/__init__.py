@@ -130,8 +130,8 @@ def _environment() -> dict[str, Any]:
     proxies = os.environ.get("SCOREKEEPER_PROXIES")
     if proxies:
         found["PROXIES"] = int(proxies)
-    # How many games, groups and imports one client may start (scorekeeper/limits.py).
-    for name in ("CREATE", "IMPORT"):
+    # How many games, groups, rulings and imports one client may start (limits.py).
+    for name in ("CREATE", "IMPORT", "RULINGS"):
         limit = os.environ.get(f"SCOREKEEPER_RATELIMIT_{name}")
         if limit:
             found[f"RATELIMIT_{name}"] = limit
