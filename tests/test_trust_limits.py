@@ -123,11 +123,14 @@ def test_the_limits_come_from_the_environment(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SCOREKEEPER_RATELIMIT_CREATE", "1 per minute")
+    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_RULINGS", "1 per minute")
     app: Flask = make_app(RATELIMIT_ENABLED=True)
-    assert app.config["RATELIMIT_CREATE"] == "1 per minute"
+    assert app.config["RATELIMIT_CREATE"] == app.config["RATELIMIT_RULINGS"] == "1 per minute"
     client = app.test_client()
-    assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
-    assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 429
+    for path, body in (("/api/v1/games", {"players": ["Ann", "Bob"]}),
+                       ("/api/v1/rulings", RULING)):
+        assert client.post(path, json=body).status_code == 201
+        assert client.post(path, json=body).status_code == 429
     monkeypatch.setenv("SCOREKEEPER_RATELIMIT_ENABLED", "0")
     monkeypatch.delenv("SCOREKEEPER_RATELIMIT_CREATE")
     from scorekeeper import create_app
@@ -188,17 +191,6 @@ def test_rulings_have_their_own_limit(limited: Flask) -> None:
     other = limited.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
     assert other.post("/api/v1/rulings", json=RULING).status_code == 201
-
-
-def test_the_rulings_limit_comes_from_the_environment(
-    make_app: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_RULINGS", "1 per minute")
-    app: Flask = make_app(RATELIMIT_ENABLED=True)
-    assert app.config["RATELIMIT_RULINGS"] == "1 per minute"
-    client = app.test_client()
-    assert client.post("/api/v1/rulings", json=RULING).status_code == 201
-    assert client.post("/api/v1/rulings", json=RULING).status_code == 429
 
 
 def test_the_api_document_says_a_ruling_may_be_refused_for_now() -> None:
