@@ -1,6 +1,8 @@
-"""An import of more games than a phone keeps edit rights to, on a 360 px phone in English,
-Persian and Russian: every new edit link is on the page and in the downloaded file, the
-page fits the screen, and the game this phone could edit before still is."""
+"""An import on a 360 px phone in English, Persian and Russian: a file with a bad hand is
+refused with the game, hand and field under the file field; one of more games than a
+phone keeps edit rights to lists every new edit link, on the page and in the downloaded
+file; both pages fit the screen and pass axe-core, and the game this phone could edit
+before still is."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
+from tests.browser.test_accessibility import violations
 from tests.test_trust_backup import many_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
@@ -38,13 +41,26 @@ def test_an_import_of_35_games_on_a_phone(live_url: str, browser: Any, language:
         own = json.load(answer)
     context = browser.new_context(viewport={"width": 360, "height": 740},
                                   device_scale_factor=1, locale=LOCALES[language],
-                                  accept_downloads=True)
+                                  accept_downloads=True, bypass_csp=True)  # axe's script
     page = context.new_page()
     folder = OUTPUT / f"import-{language}"
     folder.mkdir(parents=True, exist_ok=True)
     try:
         page.goto(own["edit_url"])  # this phone may edit its own game
         page.goto(f"{live_url}/import")
+        bad = json.loads(many_games(2))
+        bad["games"][1]["hands"] = [{"inputs": {"mode": "quick", "outcome": "knock",
+                                                "knocker": 5, "defender_deadwood": 20}}]
+        page.set_input_files("input[type=file]", files=[{
+            "name": "backup.json", "mimeType": "application/json",
+            "buffer": json.dumps(bad).encode()}])
+        page.click("form[enctype] button[type=submit]")
+        said = page.locator(".field.has-error:has(input[type=file]) #import-problems li")
+        assert said.all_inner_texts() == ["games[1].hands[0].inputs.knocker: "
+                                          "must be between 0 and 1"]
+        assert page.evaluate(FITS_JS) == []
+        assert violations(page) == []
+        page.screenshot(path=str(folder / "refused.png"), full_page=True)
         page.set_input_files("input[type=file]", files=[{
             "name": "backup.json", "mimeType": "application/json", "buffer": many_games(35)}])
         page.click("form[enctype] button[type=submit]")
@@ -56,6 +72,7 @@ def test_an_import_of_35_games_on_a_phone(live_url: str, browser: Any, language:
         assert len(set(values)) == 35
         assert page.locator("ol.imported strong").count() == 6  # 30 rights: own + 29
         assert page.evaluate(FITS_JS) == []
+        assert violations(page) == []
         page.screenshot(path=str(folder / "imported.png"), full_page=True)
         with page.expect_download() as download:
             page.locator("a[href$='/links.txt']").click()
