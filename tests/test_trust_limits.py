@@ -40,18 +40,22 @@ def retry_after(response: Any) -> int:
     return seconds
 
 
-def test_the_api_answers_429_with_retry_after_past_the_limit(limited: Flask) -> None:
-    client = limited.test_client()
-    for _ in range(2):
-        assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
-    refused = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
-    assert refused.status_code == 429
-    seconds = retry_after(refused)
-    assert refused.get_json() == {"errors": [{
+def too_many(response: Any) -> None:
+    """The API's answer past a limit: 429, ``Retry-After`` and the seconds in words."""
+    assert response.status_code == 429
+    seconds = retry_after(response)
+    assert response.get_json() == {"errors": [{
         "where": "request",
         "message": "Too many new games, rulings or imports from this device. "
                    f"Try again in {seconds} seconds.",
     }]}
+
+
+def test_the_api_answers_429_with_retry_after_past_the_limit(limited: Flask) -> None:
+    client = limited.test_client()
+    for _ in range(2):
+        assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
+    too_many(client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}))
     assert stored(limited) == (2, 0)
     # A group is a creation too: the same count.
     group = client.post("/api/v1/groups", json={"name": "Friday", "players": ["Ann"]})
@@ -173,14 +177,7 @@ def test_rulings_have_their_own_limit(limited: Flask) -> None:
         assert client.post("/rulings", data={**KEEP_FORM, "defender_cards": ""}).status_code == 422
     assert client.post("/api/v1/rulings", json=RULING).status_code == 201
     assert client.post("/rulings", data=KEEP_FORM).status_code == 303
-    api = client.post("/api/v1/rulings", json=RULING)
-    assert api.status_code == 429
-    seconds = retry_after(api)
-    assert api.get_json() == {"errors": [{
-        "where": "request",
-        "message": "Too many new games, rulings or imports from this device. "
-                   f"Try again in {seconds} seconds.",
-    }]}
+    too_many(client.post("/api/v1/rulings", json=RULING))
     page = client.post("/rulings", data=KEEP_FORM, headers={"Accept-Language": "fa"})
     assert page.status_code == 429
     retry_after(page)
