@@ -133,10 +133,10 @@ def _made(import_id: str) -> tuple[Import, list[Game], list[Group]]:
 
 def _links(games: list[Game], groups: list[Group]) -> tuple[list[Link], list[Link]]:
     return (
-        [Link(game, " – ".join(game.players), VARIANTS[game.variant].label,
+        [Link(" – ".join(game.players), VARIANTS[game.variant].label,
               url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
               access.can_edit(game)) for game in games],
-        [Link(group, group.name, None,
+        [Link(group.name, None,
               url_for("groups.page", group_id=group.id, key=group.edit_secret, _external=True),
               access.can_edit(group)) for group in groups],
     )
@@ -146,7 +146,6 @@ def _links(games: list[Game], groups: list[Group]) -> tuple[list[Link], list[Lin
 class Link:
     """A game or group an import made, and its edit link."""
 
-    item: Game | Group
     name: str
     kind: Any
     url: str
