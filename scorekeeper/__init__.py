@@ -31,8 +31,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
-        # A hand with every card typed is a few hundred bytes; a whole-game import a
-        # few hundred kilobytes. Anything larger is refused with 413.
+        # A hand with every card typed is a few hundred bytes. Anything larger is refused
+        # with 413; an import file has its own limit (``limits.IMPORT_BYTES``).
         MAX_CONTENT_LENGTH=1024 * 1024,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
@@ -139,8 +139,8 @@ def _environment() -> dict[str, Any]:
     proxies = os.environ.get("SCOREKEEPER_PROXIES")
     if proxies:
         found["PROXIES"] = int(proxies)
-    # How many games, groups and imports one client may start (scorekeeper/limits.py).
-    for name in ("CREATE", "IMPORT"):
+    # How many games, groups, rulings and imports one client may start (limits.py).
+    for name in ("CREATE", "IMPORT", "RULINGS"):
         limit = os.environ.get(f"SCOREKEEPER_RATELIMIT_{name}")
         if limit:
             found[f"RATELIMIT_{name}"] = limit

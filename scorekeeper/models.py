@@ -250,3 +250,16 @@ class Ruling(Base):
     verdict: Mapped[dict[str, Any]] = mapped_column(JSON)  # the result and its explanation
     stamp: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+
+class Import(Base):
+    """What one import made: its games and groups by id, in the file's order, for the
+    page (and the file) of their edit links. Reached by an unguessable id that only the
+    importing browser's session holds; never changed."""
+
+    __tablename__ = "imports"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_token(24))
+    games: Mapped[list[str]] = mapped_column(JSON)
+    groups: Mapped[list[str]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 
+from scorekeeper import limits
 from scorekeeper.db import get_session
 from scorekeeper.models import Change, Game, Hand
+from scorekeeper.scoring.rules import Rules
 from tests.helpers import new_game, quick, state
 
 VOLATILE = {"id", "edit_secret", "created_at", "format", "format_version"}
@@ -54,8 +56,14 @@ def history_of(document: dict[str, Any]) -> list[tuple[Any, ...]]:
 
 
 def upload(client: FlaskClient, content: bytes, name: str = "backup.json") -> Any:
-    return client.post("/import", data={"file": (io.BytesIO(content), name)},
-                       content_type="multipart/form-data")
+    """Send ``content`` as the import form's file. The multipart body is built here: the
+    test client would spool a large one into a temporary file it never closes."""
+    boundary = "scorekeeper-test-boundary"
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{name}"\r\nContent-Type: application/json\r\n\r\n').encode()
+    body += content + f"\r\n--{boundary}--\r\n".encode()
+    return client.post("/import", data=body,
+                       content_type=f"multipart/form-data; boundary={boundary}")
 
 
 def counts(app: Flask) -> tuple[int, int, int]:
@@ -224,3 +232,233 @@ def test_export_link_partial_renders(app: Flask) -> None:
         html = render_template_string('{% include "backup/_game_actions.html" %}',
                                       game=type("G", (), {"id": "abc"})())
     assert 'href="/g/abc/export.json"' in html
+
+
+# --- one set of limits: what a game may hold is what an import reads back ---------------
+
+def long_game(app: Flask, hands: int) -> str:
+    """A gin game of ``hands`` hands (1 point each way in turn, to a target far away),
+    each added as the API adds one (``service.add_hand``, its inputs read by the API's
+    reading): built in the database, not through thousands of requests."""
+    from scorekeeper.games import service
+    from scorekeeper.variants import VARIANTS
+
+    with app.app_context():
+        db = get_session()
+        game = Game(variant="gin", players=["Ann", "Bob"], setup={"dealer": 0}, version=0,
+                    rules={**Rules.from_dict({"preset": "classic"}).to_dict(), "target": 10_000})
+        db.add(game)
+        gin = VARIANTS["gin"]
+        bodies = [{"outcome": "knock", "knocker": seat, "knocker_deadwood": 9,
+                   "defender_deadwood": 10} for seat in (0, 1)]
+        inputs = [gin.api_inputs(body, game) for body in bodies]
+        with db.no_autoflush:  # one flush at the end, not one a hand
+            for n in range(hands):
+                service.add_hand(db, game, inputs[n % 2], token=None, version=None, by="API",
+                                 finished=lambda _game: False)
+        db.commit()
+        return game.id
+
+
+def test_an_export_past_the_old_limits_imports_by_both_importers(
+    app: Flask, client: FlaskClient, tmp_path: Path
+) -> None:
+    """2,001 hands: more than the importers took, and (1.6 MB) more than any request."""
+    game = long_game(app, 2_001)
+    response = client.get(f"/g/{game}/export.json")
+    exported = response.get_json()
+    assert len(exported["hands"]) == 2_001 and not exported["finished"]
+    assert exported["totals"] == [1_001, 1_000]  # a point for each knock, Ann's first
+    assert 1024 * 1024 < len(response.data) < limits.IMPORT_BYTES
+    assert client.application.config["MAX_CONTENT_LENGTH"] < len(response.data)
+    imported = upload(client, response.data)
+    assert imported.status_code == 302, imported.get_data(as_text=True)[:2000]
+    path = tmp_path / "long.json"
+    path.write_bytes(response.data)
+    result = app.test_cli_runner().invoke(args=["import", str(path)])
+    assert result.exit_code == 0, result.output[:2000]
+    assert counts(app)[1] == 3 * 2_001
+    copy = re.search(r"/g/([\w-]+)$", imported.headers["Location"]).group(1)  # type: ignore[union-attr]
+    again = client.get(f"/g/{copy}/export.json").get_json()
+    assert comparable(again) == comparable(exported)
+    assert history_of(again) == history_of(exported)
+
+
+def test_a_game_takes_no_hand_past_the_most_one_game_may_hold(
+    app: Flask, client: FlaskClient
+) -> None:
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    dead = {"mode": "quick", "outcome": "dead", "knocker": None, "knocker_deadwood": None,
+            "defender_deadwood": None, "upcard": None}
+    with app.app_context():
+        db = get_session()
+        db.execute(insert(Hand), [{"game_id": created["id"], "number": n, "inputs": dead}
+                                  for n in range(1, limits.MOST_HANDS)])
+        db.commit()
+    headers = {"X-Edit-Secret": created["edit_secret"]}
+    url = f"/api/v1/games/{created['id']}/hands"
+    last = client.post(url, json={"outcome": "dead"}, headers=headers)
+    assert last.status_code == 201 and last.get_json()["hand"] == 10_000
+    refused = client.post(url, json={"outcome": "dead"}, headers=headers)
+    assert refused.status_code == 409
+    assert refused.get_json()["errors"] == [{"where": "game", "message": (
+        "a game holds at most 10000 hands and 20000 changes in its history: this one is full")}]
+    assert counts(app)[1] == 10_000
+
+
+def test_a_full_history_takes_no_more_changes(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(limits, "MOST_CHANGES", 300)  # the real 20,000 is only slower
+    game = new_game(client)
+    assert quick(client, game, "knock", 0, 3, 20).status_code == 302
+    with app.app_context():
+        db = get_session()
+        have = db.scalar(select(func.count()).select_from(Change)) or 0  # create, add
+        db.execute(insert(Change), [{"game_id": game, "action": "pin", "by": "edit link"}
+                                    for _ in range(limits.MOST_CHANGES - have)])
+        db.commit()
+    before = state(client, game)
+    full = ("This game holds as much as one game may (10000 hands, 300 changes in its "
+            "history), so nothing more is saved in it. Start a new game.")
+    for response in (quick(client, game, "knock", 1, 3, 20),
+                     client.post(f"/g/{game}/hands/1/edit", data={
+                         "outcome": "gin", "knocker": "1", "defender_deadwood": "22",
+                         "version": before["version"]}),
+                     client.post(f"/g/{game}/hands/1/delete", data={"version": before["version"]},
+                                 follow_redirects=True),
+                     client.post(f"/g/{game}/undo", data={"version": before["version"]},
+                                 follow_redirects=True),
+                     client.post(f"/g/{game}/pin", data={"pin": "1234"}, follow_redirects=True)):
+        assert response.status_code in (200, 409), response.request.path
+        assert full in response.get_data(as_text=True), response.request.path
+        assert state(client, game) == before
+    assert counts(app)[2] == limits.MOST_CHANGES
+    # Its export still imports: the history as it is, without an entry of its own.
+    exported = client.get(f"/g/{game}/export.json")
+    assert upload(client, exported.data).status_code == 302
+    assert counts(app)[2] == 2 * limits.MOST_CHANGES
+
+
+NAMES = ["Анастасия Владимировна Константинопольская"[:40], "Б" * 40, "В" * 40, "Г" * 40]
+# Hands as the API takes them with every card typed: melds, layoffs, an upcard.
+CARDS_BODY = {"upcard": "9S", "knocker": {
+    "seat": 0, "cards": "AH 2H 3H 4H 5H 6H 7H 8H 9H 2C",
+    "melds": ["AH 2H 3H 4H 5H 6H 7H 8H 9H"]},
+    "defender": {"cards": "TH JH QH 3C 4C 5C KD KS KC 6D", "melds": ["3C 4C 5C", "KD KS KC"],
+                 "layoffs": [{"card": "TH", "meld": 0}]}}
+HEAVIEST: dict[str, tuple[int, str, dict[str, Any]]] = {
+    "gin": (2, "classic", CARDS_BODY),
+    "oklahoma": (2, "oklahoma", CARDS_BODY),
+    "hollywood": (2, "russian", CARDS_BODY),
+    "three_hand": (3, "three_hand", CARDS_BODY),
+    "partnership": (4, "partnership", {"tables": [CARDS_BODY, {
+        **CARDS_BODY, "knocker": {**CARDS_BODY["knocker"], "seat": 1}}]}),
+    "remi": (4, "remi", {"mode": "cards", "went_out": 0, "final_discard": "AD", "players": [
+        {"table": ["2H 3H 4H", "5S 5D 5C", "8C 9C TC"], "hand": []},
+        {"table": ["6H 7H 8H"], "hand": "KS QD JD 2C 3D 4S 7C"},
+        {"table": ["JH QH KH"], "hand": "9S TS 8D 9D 2S 3S 4D"},
+        {"table": ["6C 6D 6S"], "hand": "KD KC 5H 8S 7S AS AC"}]}),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(HEAVIEST))
+def test_the_heaviest_hand_and_correction_fit_the_import_size(
+    app: Flask, client: FlaskClient, kind: str
+) -> None:
+    """``limits.IMPORT_BYTES`` counts ``EXPORT_HAND_BYTES`` a hand and
+    ``EXPORT_CHANGE_BYTES`` a history entry: no hand of any kind, nor its correction,
+    weighs more in an export (long Cyrillic names: two bytes a letter)."""
+    seats, preset, body = HEAVIEST[kind]
+    created = client.post("/api/v1/games", json={
+        "variant": kind, "players": NAMES[:seats], "rules": preset}).get_json()
+    game, headers = created["id"], {"X-Edit-Secret": created["edit_secret"]}
+
+    def size() -> int:
+        return len(client.get(f"/g/{game}/export.json").data)
+
+    empty = size()
+    for _ in range(3):
+        added = client.post(f"/api/v1/games/{game}/hands", json=body, headers=headers)
+        assert added.status_code == 201, added.get_json()
+    hands = size()
+    assert (hands - empty) / 3 <= limits.EXPORT_HAND_BYTES
+    with app.app_context():
+        db = get_session()
+        inputs = db.scalars(select(Hand.inputs).where(Hand.game_id == game)).first()
+        db.execute(insert(Change), [{"game_id": game, "action": "edit", "hand_number": 9_999,
+                                     "before": inputs, "after": inputs, "by": "edit link"}] * 3)
+        db.commit()
+    assert (size() - hands) / 3 <= limits.EXPORT_CHANGE_BYTES
+
+
+# --- the edit links of an import: all shown, in a file too; no right the browser had lost --
+
+def many_games(count: int) -> bytes:
+    return json.dumps({"format": "scorekeeper-export", "format_version": 1, "games": [
+        {"variant": "gin", "players": [f"Ann {i}", "Bob"], "rules": {"preset": "classic"},
+         "setup": {"dealer": 0}, "hands": []} for i in range(count)]}).encode()
+
+
+def edit_rights(client: FlaskClient) -> list[str]:
+    with client.session_transaction() as session:
+        return list(session.get("edit", []))
+
+
+def test_an_import_shows_every_edit_link_and_takes_no_right_away(
+    app: Flask, client: FlaskClient
+) -> None:
+    own = new_game(client)
+    response = upload(client, many_games(35))
+    assert response.status_code == 302
+    page_url = response.headers["Location"]
+    assert re.fullmatch(r"/imports/[\w-]{32}", page_url)
+    page = client.get(page_url)
+    assert page.status_code == 200 and "no-store" in page.headers["Cache-Control"]
+    text = page.get_data(as_text=True)
+    assert "35 games imported." in text
+    with app.app_context():
+        made = get_session().scalars(select(Game).where(Game.id != own)).all()
+        secrets = {g.id: g.edit_secret for g in made}
+        order = sorted(made, key=lambda g: int(g.players[0].split()[1]))
+    shown = re.findall(r'<input type="text" readonly dir="ltr" '
+                       r'value="http://localhost/g/([\w-]+)\?key=([\w-]+)"', text)
+    assert shown == [(g.id, g.edit_secret) for g in order]  # all 35, in the file's order
+    assert len(secrets) == 35
+    # 30 rights at most: the browser's own game keeps its, the first 29 get one, the last 6
+    # are marked "link only".
+    rights = edit_rights(client)
+    assert own in rights and len(rights) == 30
+    assert set(rights) - {own} == {g.id for g in order[:29]}
+    assert text.count("<strong>link only</strong>") == 6
+    assert quick(client, own, "knock", 0, 3, 20).status_code == 302
+    # The file of the links: every one, a line each under the game's name.
+    file = client.get(f"{page_url}/links.txt")
+    assert file.status_code == 200 and file.mimetype == "text/plain"
+    assert file.headers["Content-Disposition"].startswith("attachment;")
+    lines = file.get_data(as_text=True).splitlines()
+    for game in order:
+        at = lines.index(f"Ann {game.players[0].split()[1]} – Bob (Gin rummy (two players))")
+        assert lines[at + 1] == f"http://localhost/g/{game.id}?key={game.edit_secret}"
+    # Only the importing browser sees them.
+    other = app.test_client()
+    assert other.get(page_url).status_code == 404
+    assert other.get(f"{page_url}/links.txt").status_code == 404
+
+
+def test_a_browser_with_no_room_left_keeps_its_rights_and_gets_the_link(
+    app: Flask, client: FlaskClient
+) -> None:
+    held = [new_game(client, players=(f"Ann {i}", "Bob")) for i in range(30)]
+    assert sorted(edit_rights(client)) == sorted(held)
+    response = upload(client, many_games(1))
+    assert response.status_code == 302 and response.headers["Location"].startswith("/imports/")
+    assert sorted(edit_rights(client)) == sorted(held)
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
+    with app.app_context():
+        new = get_session().scalars(select(Game).where(Game.id.not_in(held))).one()
+    assert f'value="http://localhost/g/{new.id}?key={new.edit_secret}"' in page
+    assert "<strong>link only</strong>" in page
+    # Its link opens it for editing here, as any edit link does.
+    assert client.get(f"/g/{new.id}?key={new.edit_secret}").status_code in (200, 302)
+    assert new.id in edit_rights(client)

@@ -1,5 +1,6 @@
-"""How fast one client may create: games and groups (API and pages together) and
-imports, per client address, answered past the limit with 429 and Retry-After."""
+"""How fast one client may create: games and groups (API and pages together), kept
+rulings and imports, per client address, answered past the limit with 429 and
+Retry-After."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from scorekeeper.models import Game, Group
+from scorekeeper.models import Game, Group, Ruling
 from scorekeeper.scoring import PRESETS
 
 NEW_GAME = {"variant": "gin", "player1": "Ann", "player2": "Bob", "preset": "classic",
@@ -20,9 +21,10 @@ NEW_GAME = {"variant": "gin", "player1": "Ann", "player2": "Bob", "preset": "cla
 
 @pytest.fixture
 def limited(make_app: Any) -> Flask:
-    """Two creations a minute, one import an hour (the other tests run without limits)."""
+    """Two creations and two rulings a minute, one import an hour (the other tests run
+    without limits)."""
     app: Flask = make_app(RATELIMIT_ENABLED=True, RATELIMIT_CREATE="2 per minute",
-                          RATELIMIT_IMPORT="1 per hour")
+                          RATELIMIT_IMPORT="1 per hour", RATELIMIT_RULINGS="2 per minute")
     return app
 
 
@@ -38,18 +40,22 @@ def retry_after(response: Any) -> int:
     return seconds
 
 
+def too_many(response: Any) -> None:
+    """The API's answer past a limit: 429, ``Retry-After`` and the seconds in words."""
+    assert response.status_code == 429
+    seconds = retry_after(response)
+    assert response.get_json() == {"errors": [{
+        "where": "request",
+        "message": "Too many new games, rulings or imports from this device. "
+                   f"Try again in {seconds} seconds.",
+    }]}
+
+
 def test_the_api_answers_429_with_retry_after_past_the_limit(limited: Flask) -> None:
     client = limited.test_client()
     for _ in range(2):
         assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
-    refused = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
-    assert refused.status_code == 429
-    seconds = retry_after(refused)
-    assert refused.get_json() == {"errors": [{
-        "where": "request",
-        "message": "Too many new games or imports from this device. "
-                   f"Try again in {seconds} seconds.",
-    }]}
+    too_many(client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}))
     assert stored(limited) == (2, 0)
     # A group is a creation too: the same count.
     group = client.post("/api/v1/groups", json={"name": "Friday", "players": ["Ann"]})
@@ -67,7 +73,8 @@ def test_the_pages_and_the_api_share_one_count_per_client(limited: Flask) -> Non
     page = phone.post("/games/new", data=NEW_GAME)
     assert page.status_code == 429
     retry_after(page)
-    assert "Too many new games or imports from this device." in page.get_data(as_text=True)
+    assert "Too many new games, rulings or imports from this device." in page.get_data(
+        as_text=True)
     assert phone.post("/groups/new", data={"name": "Sat", "players": "Ann"}).status_code == 429
     assert phone.get("/games/new").status_code == 200  # the form itself still opens
     # Another client (another address) has its own count.
@@ -112,19 +119,22 @@ def test_the_answer_is_in_the_pages_language(limited: Flask) -> None:
         client.post("/api/v1/games", json={"players": ["Ann", "Bob"]})
     page = client.post("/games/new", data=NEW_GAME, headers={"Accept-Language": "ru"})
     assert page.status_code == 429
-    assert "С этого устройства слишком много новых игр или импортов." in page.get_data(
-        as_text=True)
+    assert "С этого устройства слишком много новых игр, решений или импортов." in (
+        page.get_data(as_text=True))
 
 
 def test_the_limits_come_from_the_environment(
     make_app: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SCOREKEEPER_RATELIMIT_CREATE", "1 per minute")
+    monkeypatch.setenv("SCOREKEEPER_RATELIMIT_RULINGS", "1 per minute")
     app: Flask = make_app(RATELIMIT_ENABLED=True)
-    assert app.config["RATELIMIT_CREATE"] == "1 per minute"
+    assert app.config["RATELIMIT_CREATE"] == app.config["RATELIMIT_RULINGS"] == "1 per minute"
     client = app.test_client()
-    assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
-    assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 429
+    for path, body in (("/api/v1/games", {"players": ["Ann", "Bob"]}),
+                       ("/api/v1/rulings", RULING)):
+        assert client.post(path, json=body).status_code == 201
+        assert client.post(path, json=body).status_code == 429
     monkeypatch.setenv("SCOREKEEPER_RATELIMIT_ENABLED", "0")
     monkeypatch.delenv("SCOREKEEPER_RATELIMIT_CREATE")
     from scorekeeper import create_app
@@ -142,3 +152,49 @@ def test_an_app_without_settings_limits_creation() -> None:
     assert DEFAULTS["RATELIMIT_ENABLED"] is True
     assert DEFAULTS["RATELIMIT_CREATE"] == "30 per minute;300 per day"
     assert DEFAULTS["RATELIMIT_IMPORT"] == "10 per hour"
+    assert DEFAULTS["RATELIMIT_RULINGS"] == "30 per minute;300 per day"
+
+
+# RULES.md §8 example 7 (tests/test_rulings.py): the defender undercuts.
+KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
+DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
+RULING = {"rules": "russian", "knocker": {"cards": KNOCKER}, "defender": {"cards": DEFENDER}}
+KEEP_FORM = {"preset": "modern", "knocker_cards": KNOCKER, "defender_cards": DEFENDER}
+
+
+def rulings_kept(app: Flask) -> int:
+    with app.extensions["scorekeeper.db"]() as db:
+        return db.scalar(select(func.count()).select_from(Ruling)) or 0
+
+
+def test_rulings_have_their_own_limit(limited: Flask) -> None:
+    """``POST /api/v1/rulings`` and the checkers' "Keep this ruling" share one count;
+    a ruling refused at its fields costs nothing; games have a count of their own."""
+    client = limited.test_client()
+    for _ in range(3):
+        refused = client.post("/api/v1/rulings", json={**RULING, "defender": {"cards": KNOCKER}})
+        assert refused.status_code == 422
+        assert client.post("/rulings", data={**KEEP_FORM, "defender_cards": ""}).status_code == 422
+    assert client.post("/api/v1/rulings", json=RULING).status_code == 201
+    assert client.post("/rulings", data=KEEP_FORM).status_code == 303
+    too_many(client.post("/api/v1/rulings", json=RULING))
+    page = client.post("/rulings", data=KEEP_FORM, headers={"Accept-Language": "fa"})
+    assert page.status_code == 429
+    retry_after(page)
+    assert "از این دستگاه بازی تازه، رأی یا وارد کردن بیش از حد انجام شده است." in page.get_data(
+        as_text=True)
+    assert rulings_kept(limited) == 2
+    assert client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).status_code == 201
+    other = limited.test_client()
+    other.environ_base["REMOTE_ADDR"] = "192.0.2.8"
+    assert other.post("/api/v1/rulings", json=RULING).status_code == 201
+
+
+def test_the_api_document_says_a_ruling_may_be_refused_for_now() -> None:
+    from scorekeeper.api.openapi import document
+
+    described = document()
+    responses = described["paths"]["/rulings"]["post"]["responses"]
+    assert responses["429"] == {"$ref": "#/components/responses/429"}
+    retry = described["components"]["responses"]["429"]["headers"]["Retry-After"]
+    assert retry["schema"] == {"type": "integer", "minimum": 1}

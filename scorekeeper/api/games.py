@@ -104,6 +104,11 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             db, game, inputs, token=key, version=None, by="API", finished=lambda _g: over
         )
         db.commit()
+    except service.Full:
+        db.rollback()
+        raise ApiError([("game", f"a game holds at most {limits.MOST_HANDS} hands and "
+                         f"{limits.MOST_CHANGES} changes in its history: this one is full")],
+                       409) from None
     except service.GameOver:
         db.rollback()
         raise ApiError([("game", "the game is over: no more hands")], 409) from None

@@ -1013,11 +1013,14 @@ ERROR_ANSWERS = {
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
-    "429": "This client has started too many games or groups: try again after the "
-    "seconds `Retry-After` says.",
+    "429": "Too many from this client for now (`SCOREKEEPER_RATELIMIT_*`): try again after "
+    "the seconds `Retry-After` says.",
 }
-RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again.",
-                               "schema": {"type": "integer", "minimum": 1}}}
+# The headers an error answer carries besides its body.
+ERROR_HEADERS = {"429": {"Retry-After": {
+    "description": "Seconds to wait before trying again.",
+    "schema": {"type": "integer", "minimum": 1},
+}}}
 
 EDIT_SECRET = {
     "name": "X-Edit-Secret",
@@ -1105,7 +1108,7 @@ PATHS: dict[str, dict[str, Schema]] = {
             "that `/gin/settle` or `/remi/settle` refuses is refused the same way and "
             "nothing is kept.",
             {"201": answer("The ruling was kept.", ref("KeptRuling")),
-             **refused("413", "422")},
+             **refused("413", "422", "429")},
             tags=["Rulings"],
             requestBody=body(ref("RulingRequest")),
         )
@@ -1312,7 +1315,8 @@ def _document() -> dict[str, Any]:
             "schemas": {**REQUEST_SCHEMAS, **RESPONSE_SCHEMAS},
             "responses": {
                 status: answer(description, ref("Errors"),
-                               **({"headers": RETRY_AFTER} if status == "429" else {}))
+                               **({"headers": ERROR_HEADERS[status]}
+                                  if status in ERROR_HEADERS else {}))
                 for status, description in ERROR_ANSWERS.items()
             },
         },

@@ -11,6 +11,7 @@ from typing import Any
 
 from flask import url_for
 
+from .. import limits
 from ..db import get_session
 from ..jsonbody import ApiError, json_object
 from ..rulings.record import keep_gin, keep_remi
@@ -22,6 +23,7 @@ KINDS = ("gin", "remi")
 
 
 @bp.post("/rulings")
+@limits.rulings
 def keep_ruling() -> tuple[dict[str, Any], int]:
     """Settle the body and keep what was decided; 201 with the ruling's id and link."""
     body = json_object()

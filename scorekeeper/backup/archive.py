@@ -2,8 +2,10 @@
 
 The export is the API's whole-game JSON (``GET /api/v1/games/<id>``) plus the game's
 history. An import reads only what players entered — players, variant, rules, setup,
-each hand's inputs in order, the history — checks every hand with the engine, and
-creates *new* games (new ids and secrets). Any problem refuses the whole file.
+each hand's inputs in order, the history — reads every hand (and every hand the
+history holds) as the API reads a new one (``Variant.read_stored``: the same reading
+of the body and the engine's checks), and creates *new* games (new ids and secrets)
+holding what the API would have stored. Any problem refuses the whole file.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from .. import limits
+from ..jsonbody import ApiError
 from ..models import Change, Game, Hand, now_utc
 from ..names import same_name, text_problem
 from ..scoring import HandError
@@ -26,8 +30,6 @@ FORMAT = "scorekeeper-export"
 FORMAT_VERSION = 1
 NAME_MAX = 40
 MAX_GAMES = 10_000
-MAX_HANDS = 2_000
-MAX_CHANGES = 20_000
 SHORT_TEXT = 20  # Change.action and Change.by columns
 
 
@@ -123,14 +125,17 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
     game = Game(variant=variant.name, players=players, rules=rules.to_dict(), setup=setup,
                 version=version, created_at=created or now_utc(), updated_at=now_utc(),
                 changes=changes, stake=stake[0], currency=stake[1])
-    for i, hand in enumerate(inputs):
-        message = _engine_check(variant, game, hand)
-        if message:
-            problems.add(f"{where}.hands[{i}].inputs", message)
+    stored = [_read_hand(variant, game, hand, f"{where}.hands[{i}].inputs", problems)
+              for i, hand in enumerate(inputs)]
+    for i, change in enumerate(changes):
+        for side in _hand_sides(change):
+            _read_hand(variant, game, getattr(change, side), f"{where}.history[{i}].{side}",
+                       problems)
     if len(problems.found) > before:
         return None
-    game.hands = [Hand(number=n, inputs=hand) for n, hand in enumerate(inputs, 1)]
-    game.changes.append(Change(action="import", by="import"))
+    game.hands = [Hand(number=n, inputs=hand) for n, hand in enumerate(stored, 1)]
+    if len(game.changes) < limits.MOST_CHANGES:  # a full history stays as the file has it
+        game.changes.append(Change(action="import", by="import"))
     try:
         variant.sheet(game)  # the whole sheet replays; each hand alone was already checked
     except (HandError, RulesError, ValueError, TypeError, LookupError) as exc:
@@ -232,8 +237,8 @@ def _hands(value: Any, where: str, problems: _Problems) -> list[dict[str, Any]]:
     if not isinstance(value, list):
         problems.add(where, "must be a list of hands")
         return []
-    if len(value) > MAX_HANDS:
-        problems.add(where, f"at most {MAX_HANDS} hands per game")
+    if len(value) > limits.MOST_HANDS:
+        problems.add(where, f"at most {limits.MOST_HANDS} hands per game")
         return []
     hands = []
     for i, hand in enumerate(value):
@@ -241,38 +246,48 @@ def _hands(value: Any, where: str, problems: _Problems) -> list[dict[str, Any]]:
         if not isinstance(inputs, dict):
             problems.add(f"{where}[{i}].inputs", "every hand needs its inputs (an object)")
             continue
+        if hand.get("number", i + 1) != i + 1 or isinstance(hand.get("number"), bool):
+            problems.add(f"{where}[{i}].number", f"must be {i + 1}: the hands are numbered "
+                         "1, 2, 3… in the order they were played")
+            continue
         hands.append(inputs)
     return hands
 
 
-def _engine_check(variant: Variant, game: Game, inputs: Mapping[str, Any]) -> str | None:
-    """``None`` when the engine scores the hand, else why not."""
+def _read_hand(
+    variant: Variant, game: Game, inputs: Mapping[str, Any], where: str, problems: _Problems
+) -> dict[str, Any]:
+    """A hand's inputs as the API stores them, read by the API's own reading and checks
+    (``Variant.read_stored``); ``{}`` with every problem at its field when it refuses."""
     try:
-        variant.check(game, inputs)
-    except (HandError, ValueError) as exc:
-        listed = getattr(exc, "problems", None)
-        if isinstance(listed, list) and listed:
-            return "; ".join(_problem_text(p) for p in listed)[:500]
-        return str(exc)[:300]
-    except (TypeError, LookupError, AttributeError) as exc:
-        return f"cannot be scored ({type(exc).__name__}: {exc})"[:300]
-    return None
+        return variant.read_stored(inputs, game)
+    except ApiError as exc:
+        for at, message in exc.problems:
+            problems.add(f"{where}.{at}" if at else where, message[:300])
+    except (HandError, ValueError, TypeError, LookupError, AttributeError) as exc:
+        # The API answers these with a 500 too: still refused, never stored.
+        problems.add(where, f"cannot be scored ({type(exc).__name__}: {exc})"[:300])
+    return {}
 
 
-def _problem_text(problem: Any) -> str:
-    if isinstance(problem, tuple) and len(problem) == 2:
-        where, message = problem
-    else:
-        where, message = getattr(problem, "where", ""), getattr(problem, "message", problem)
-    return f"{where}: {message}" if where else str(message)
+# A history entry's inputs that could become a hand again (restoring a deleted or undone
+# hand) or be shown as one (added, corrected, restored): ``wording.entry_inputs``.
+HAND_SIDES = {"add": ("after",), "edit": ("before", "after"), "restore": ("after",),
+              "delete": ("before",), "undo": ("before",)}
+
+
+def _hand_sides(change: Change) -> tuple[str, ...]:
+    """The sides of ``change`` that hold a hand's inputs."""
+    return tuple(side for side in HAND_SIDES.get(change.action, ())
+                 if getattr(change, side) is not None)
 
 
 def _history(value: Any, where: str, problems: _Problems) -> list[Change]:
     if not isinstance(value, list):
         problems.add(where, "must be a list of changes")
         return []
-    if len(value) > MAX_CHANGES:
-        problems.add(where, f"at most {MAX_CHANGES} changes per game")
+    if len(value) > limits.MOST_CHANGES:
+        problems.add(where, f"at most {limits.MOST_CHANGES} changes per game")
         return []
     changes = []
     for i, item in enumerate(value):

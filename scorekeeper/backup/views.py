@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from typing import Any
 
-from flask import Response, abort, flash, redirect, render_template, url_for
+from flask import Response, abort, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 from flask_wtf import FlaskForm
 from flask_wtf.file import FileField, FileRequired
+from sqlalchemy import select
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
-from ..games.access import grant_edit
+from ..games import access
 from ..groups.service import load_group
-from ..models import Game
+from ..models import Game, Group, Import
+from ..variants import VARIANTS
 from . import bp
 from .archive import ArchiveError, export_game, read_archive, save_games
 from .groups import export_group, read_groups
@@ -53,6 +57,17 @@ def export_group_file(group_id: str) -> Response:
     return response
 
 
+@bp.url_value_preprocessor
+def _import_size(endpoint: str | None, _values: dict[str, object] | None) -> None:
+    """An import file may be as large as the largest game's export
+    (``limits.IMPORT_BYTES``), every other request as ``MAX_CONTENT_LENGTH``. Set before
+    any ``before_request`` reads the form (the CSRF check does). Only a multipart body
+    (the form with its file): its file goes to a temporary file and its other fields are
+    held to ``MAX_FORM_MEMORY_SIZE``, where any other body would be read whole."""
+    if endpoint == "backup.import_games" and request.mimetype == "multipart/form-data":
+        request.max_content_length = limits.IMPORT_BYTES
+
+
 @bp.route("/import", methods=["GET", "POST"])
 @limits.imports
 def import_games() -> str | tuple[str, int] | WerkzeugResponse:
@@ -62,7 +77,8 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
         status = 422 if form.is_submitted() else 200
         return render_template("backup/import.html", form=form, problems=[]), status
     try:
-        document = json.loads(form.file.data.read())
+        with form.file.data.stream as file:  # a large one is a temporary file: closed
+            document = json.loads(file.read())
         games = read_archive(document)
         groups = read_groups(document, games)
     except ArchiveError as exc:
@@ -72,19 +88,94 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     db = get_session()
     save_games(db, games)
     db.add_all(groups)
+    db.flush()  # the new ids
+    made = Import(games=[game.id for game in games], groups=[group.id for group in groups])
+    db.add(made)
     db.commit()
-    for game in reversed(games):  # the first game ends up at the top of the home page
-        grant_edit(game)
-    for group in reversed(groups):
-        grant_edit(group)
-    if len(groups) == 1:
+    session[IMPORTS] = [made.id, *imports_made()][:KEPT_IMPORTS]
+    # Rights this browser held stay: the new ones take only the room left (every edit
+    # link is on the import's page, and in its file, all the same).
+    all_fit = (len(access.grant_while_room(games)) == len(games)
+               and len(access.grant_while_room(groups)) == len(groups))
+    if all_fit and len(groups) == 1:
         flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)))
         return redirect(url_for("groups.page", group_id=groups[0].id))
-    if len(games) == 1:
+    if all_fit and len(games) == 1 and not groups:
         flash(_("Game imported. This phone can enter hands."))
         return redirect(url_for("games.sheet", game_id=games[0].id))
     flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)))
-    return redirect(url_for("games.home"))
+    return redirect(url_for("backup.imported", import_id=made.id))
+
+
+IMPORTS = "imports"  # the session's list of this browser's imports, newest first
+KEPT_IMPORTS = 5
+
+
+def imports_made() -> list[str]:
+    """Ids of this browser's latest imports, newest first."""
+    ids = session.get(IMPORTS, [])
+    return [str(i) for i in ids] if isinstance(ids, list) else []
+
+
+def _made(import_id: str) -> tuple[Import, list[Game], list[Group]]:
+    """An import of this browser's, its games and groups in the file's order (a game
+    deleted since is left out); 404 for any other browser."""
+    if import_id not in imports_made():
+        abort(404)
+    db = get_session()
+    made = db.get(Import, import_id) or abort(404)
+    games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(made.games)))}
+    groups = {g.id: g for g in db.scalars(select(Group).where(Group.id.in_(made.groups)))}
+    return (made, [games[i] for i in made.games if i in games],
+            [groups[i] for i in made.groups if i in groups])
+
+
+def _links(games: list[Game], groups: list[Group]) -> tuple[list[Link], list[Link]]:
+    return (
+        [Link(" – ".join(game.players), VARIANTS[game.variant].label,
+              url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
+              access.can_edit(game)) for game in games],
+        [Link(group.name, None,
+              url_for("groups.page", group_id=group.id, key=group.edit_secret, _external=True),
+              access.can_edit(group)) for group in groups],
+    )
+
+
+@dataclass(frozen=True)
+class Link:
+    """A game or group an import made, and its edit link."""
+
+    name: str
+    kind: Any
+    url: str
+    editable: bool  # whether this browser may edit it already
+
+
+@bp.get("/imports/<import_id>")
+def imported(import_id: str) -> Response:
+    """Every game (and group) an import made, with its edit link, and the file of them."""
+    made, games, groups = _made(import_id)
+    game_links, group_links = _links(games, groups)
+    response = Response(render_template("backup/imported.html", made=made, games=game_links,
+                                        groups=group_links, remembered=access.REMEMBERED))
+    response.headers["Cache-Control"] = "private, no-store"  # edit secrets
+    return response
+
+
+@bp.get("/imports/<import_id>/links.txt")
+def imported_links(import_id: str) -> Response:
+    """The edit links of an import as a text file: a line a game (or group)."""
+    made, games, groups = _made(import_id)
+    game_links, group_links = _links(games, groups)
+    heading = _("Scorekeeper: the edit links of the games imported on %(date)s. Anyone with a "
+                "link can change its game.", date=made.created_at.date().isoformat())
+    body = render_template("backup/links.txt", heading=heading, links=group_links + game_links)
+    response = Response(body, mimetype="text/plain")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-import-{made.created_at:%Y-%m-%d}.txt"'
+    )
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _refused(form: ImportForm, problems: list[tuple[str, str]]) -> tuple[str, int]:

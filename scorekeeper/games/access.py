@@ -8,6 +8,7 @@ guarded the same way, remembered under its own keys.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from flask import abort, current_app, session
@@ -53,6 +54,21 @@ def grant_edit(game: Guarded, *, via_pin: bool = False) -> None:
     if via_pin:
         session[_key(game, "pin")] = _front(session.get(_key(game, "pin"), []), game.id)
     remember(game)
+
+
+def grant_while_room(items: Sequence[Guarded]) -> list[Guarded]:
+    """Let this browser edit the first of ``items`` (games, or groups) while it has room
+    for them (``REMEMBERED``): never at the cost of a right it already holds, the way
+    ``grant_edit`` pushes out the oldest. The first ends on top; returns those granted."""
+    if not items:
+        return []
+    held = session.get(_key(items[0], "edit"), [])
+    held = held if isinstance(held, list) else []
+    new = [item for item in items if item.id not in held]
+    granted = new[:max(REMEMBERED - len(held), 0)]
+    for item in reversed(granted):
+        grant_edit(item)
+    return [item for item in items if item.id in held or item in granted]
 
 
 def editor_label(game_id: str, *, group: bool = False) -> str:

@@ -14,7 +14,7 @@ from ..models import Change, Game
 from ..variants import Variant
 from ..variants.wording import Clause, change_sentence, entry_inputs
 from . import access, bp, service
-from .common import by, load, locked, to_sheet
+from .common import by, full, load, locked, to_sheet
 from .forms import EmptyForm, PinForm, SetPinForm
 
 
@@ -88,8 +88,13 @@ def set_pin(game_id: str) -> Response:
     game, _variant = locked(game_id)
     form = SetPinForm()
     if form.validate_on_submit():
+        try:
+            service.record_event(game, "pin", by())
+        except service.Full:
+            rollback_to_reading()
+            flash(full(), "warning")
+            return to_sheet(game)
         access.set_pin(game, form.pin.data)
-        service.record_event(game, "pin", by())
         get_session().commit()
         flash(_("PIN set. Another phone can open the game and enter it."))
         return to_sheet(game)

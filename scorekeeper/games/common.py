@@ -9,6 +9,7 @@ from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
+from .. import limits
 from ..db import get_session, rollback_to_reading
 from ..models import Game
 from ..variants import Variant, variant_for
@@ -92,9 +93,10 @@ def save_new(
             )
         ]
         return None
-    except service.GameOver:
+    except service.GameOver as exc:
         rollback_to_reading()
-        form.form_errors = [_("The game is over: no more hands. Corrections still work.")]
+        form.form_errors = [full() if isinstance(exc, service.Full) else
+                            _("The game is over: no more hands. Corrections still work.")]
         return None
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
@@ -125,6 +127,10 @@ def save_edit(
     try:
         service.edit_hand(db, game, number, inputs, version=version_of(form), by=by())
         db.commit()
+    except service.Full:
+        rollback_to_reading()
+        form.form_errors = [full()]
+        return None
     except service.Conflict:
         rollback_to_reading()
         form.version.data = str(load(game.id)[0].version)
@@ -143,3 +149,12 @@ def save_edit(
         )
     )
     return to_sheet(game, f"#hand-{number}")
+
+
+def full() -> str:
+    """Why a game that holds as much as one game may (``service.Full``) saved nothing."""
+    return str(_(
+        "This game holds as much as one game may (%(hands)s hands, %(changes)s changes in "
+        "its history), so nothing more is saved in it. Start a new game.",
+        hands=limits.MOST_HANDS, changes=limits.MOST_CHANGES,
+    ))

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
+from .. import limits
 from ..models import Change, Game, GameData, Hand, Submission, now_utc
 
 
@@ -29,6 +30,23 @@ class Conflict(Exception):
 
 class GameOver(Exception):
     """The game has ended; no new hands (corrections still work)."""
+
+
+class Full(GameOver):
+    """The game holds ``limits.MOST_HANDS`` hands, or its history ``limits.MOST_CHANGES``
+    entries: nothing more is saved in it, so its export imports again."""
+
+
+def check_room(game: Game, *, new_hand: bool = False) -> None:
+    """Raise ``Full`` when ``game`` can take no more changes (or, ``new_hand``, hands)."""
+    if new_hand and len(game.hands) >= limits.MOST_HANDS:
+        raise Full
+    db = object_session(game)
+    if db is None:  # a game being created: its history is empty
+        return
+    count = db.scalar(select(func.count()).where(Change.game_id == game.id)) or 0
+    if count >= limits.MOST_CHANGES:
+        raise Full
 
 
 class NotRestorable(Exception):
@@ -99,6 +117,7 @@ def add_hand(
         check_version(game, version)
         if finished(game):
             raise GameOver
+        check_room(game, new_hand=True)
     except (Conflict, GameOver):
         earlier = duplicate_of(db, game, token)
         if earlier is not None and earlier.hand_number is not None:
@@ -117,6 +136,7 @@ def edit_hand(
 ) -> None:
     """Replace a hand's inputs; everything after it is recomputed on the next replay."""
     check_version(game, version)
+    check_room(game)
     hand = _hand(game, number)
     before = dict(hand.inputs)
     hand.inputs = dict(inputs)
@@ -129,6 +149,7 @@ def delete_hand(
 ) -> None:
     """Remove a hand and close the gap in the numbering."""
     check_version(game, version)
+    check_room(game)
     hand = _hand(game, number)
     before = dict(hand.inputs)
     game.hands.remove(hand)
@@ -187,6 +208,7 @@ def restore_hand(
     down one). Returns its number and inputs; the caller replays the game to check it
     still fits, and commits."""
     check_version(game, version)
+    check_room(game, new_hand=True)
     changes = list(game.changes)
     position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
     if position is None or changes[position].id not in restorable(changes):
@@ -212,6 +234,7 @@ def restore_hand(
 
 def record_event(game: Game, action: str, by: str, after: dict[str, Any] | None = None) -> None:
     """Note a change that is not a hand's (creation, PIN) in the history."""
+    check_room(game)
     game.changes.append(Change(action=action, after=after, by=by))
 
 

@@ -13,7 +13,17 @@ from ..groups.summaries import payments_of
 from ..models import Game, Group
 from ..variants import Variant
 from . import access, bp, service
-from .common import by, for_method, load, locked, save_edit, save_new, to_sheet, version_of
+from .common import (
+    by,
+    for_method,
+    full,
+    load,
+    locked,
+    save_edit,
+    save_new,
+    to_sheet,
+    version_of,
+)
 from .forms import EmptyForm, VersionForm
 from .live_views import live_fetch
 
@@ -173,6 +183,10 @@ def delete_hand(game_id: str, number: int) -> str | Response:
         try:
             service.delete_hand(db, game, number, version=version_of(form), by=by())
             db.commit()
+        except service.Full:
+            rollback_to_reading()
+            flash(full(), "warning")
+            return to_sheet(game)
         except service.Conflict:
             rollback_to_reading()
             flash(_("Another phone changed this game first; nothing was deleted."), "warning")
@@ -210,6 +224,10 @@ def undo(game_id: str) -> Response:
     try:
         service.delete_hand(db, game, number, version=version_of(form), by=by(), action="undo")
         db.commit()
+    except service.Full:
+        rollback_to_reading()
+        flash(full(), "warning")
+        return to_sheet(game)
     except service.Conflict:
         rollback_to_reading()
         flash(_("Another phone changed this game first; nothing was undone."), "warning")
@@ -241,6 +259,10 @@ def restore(game_id: str, change_id: int) -> Response:
     except service.Conflict:
         rollback_to_reading()
         flash(_("Another phone changed this game first; nothing was restored."), "warning")
+        return to_sheet(game)
+    except service.Full:  # before GameOver, which it is a kind of
+        rollback_to_reading()
+        flash(full(), "warning")
         return to_sheet(game)
     except service.GameOver:
         rollback_to_reading()

@@ -11,6 +11,7 @@ from flask_wtf import FlaskForm
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
+from .. import limits
 from ..checker.forms import CheckForm
 from ..db import get_session, release_session
 from ..hands.fields import show_html
@@ -63,6 +64,7 @@ _KEEPERS: dict[str, tuple[Callable[[], tuple[FlaskForm, Ruling | None]], str]] =
 
 
 @bp.post("/rulings")
+@limits.rulings
 def keep() -> Response | tuple[str, int]:
     """Keep what ``/check`` or ``/remi/check`` settled: score it again from the form it
     posted and store it; a form it refuses comes back as typed, with its problems."""

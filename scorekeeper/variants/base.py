@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 
 from ..charts.race import Race
 from ..hands.inputs import score_hand
+from ..jsonbody import ApiError
 from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.citations import outcome_rule
@@ -145,7 +146,33 @@ class Variant:
         """Stored inputs from an API body; raise ``ApiError`` with field paths."""
         raise NotImplementedError
 
+    def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """The API body that stores ``inputs`` again (``api_inputs`` of it gives them
+        back), and where each field of the body is in the stored inputs (``knocker.cards``:
+        ``knocker_cards``) for the fields named otherwise."""
+        raise NotImplementedError
+
+    def read_stored(self, inputs: Mapping[str, Any], game: GameData) -> dict[str, Any]:
+        """A stored hand from elsewhere (a backup) read as the API reads a new one: the
+        body ``stored_body`` makes of it through ``api_inputs``, the same checks to the
+        letter. The inputs the API would store, or ``ApiError`` at the stored fields."""
+        body, fields = self.stored_body(inputs)
+        try:
+            return self.api_inputs(body, game)
+        except ApiError as exc:
+            raise ApiError([(stored_field(where, fields), message)
+                            for where, message in exc.problems]) from None
+
     def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement.
         With ``hands=False`` (the answer to adding a hand) the per-hand list is left out."""
         raise NotImplementedError
+
+
+def stored_field(where: str, fields: Mapping[str, str]) -> str:
+    """An API body's field path (``knocker.cards[2]``) as the stored inputs name it
+    (``knocker_cards[2]``), by the longest of ``fields`` it starts with."""
+    for body in sorted(fields, key=len, reverse=True):
+        if where == body or where.startswith((f"{body}[", f"{body}.")):
+            return fields[body] + where[len(body):]
+    return where

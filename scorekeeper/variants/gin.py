@@ -39,6 +39,16 @@ from .base import Variant
 from .replay import game_rules, gin_sheet
 
 QUICK = ("knock", "gin", "big_gin", "dead")
+QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
+# A hand entered with cards: its stored fields, where ``hand_inputs`` reads them.
+CARD_BODY = {
+    "knocker": ("knocker", "seat"),
+    "knocker_cards": ("knocker", "cards"),
+    "knocker_melds": ("knocker", "melds"),
+    "defender_cards": ("defender", "cards"),
+    "defender_melds": ("defender", "melds"),
+    "layoffs": ("defender", "layoffs"),
+}
 
 
 class CardHandForm(GinCardsForm):
@@ -153,6 +163,10 @@ class GinVariant(Variant):
             raise problems_at(exc.problems) from None
         return inputs
 
+    def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """A gin hand's API body (``hand_body``)."""
+        return hand_body(inputs)
+
     def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their results, totals, boxes, needs, settlement."""
         played = sheet.game
@@ -254,6 +268,24 @@ def hand_inputs(body: dict[str, Any], seats: int, where: str = "") -> dict[str, 
         "defender_deadwood": _deadwood(body.get("defender_deadwood"), f"{where}defender_deadwood"),
         "upcard": upcard_text,
     }
+
+
+def hand_body(
+    inputs: Mapping[str, Any], where: str = ""
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """The API body ``hand_inputs`` reads into these stored inputs, and where the body's
+    fields named otherwise are stored (``where`` prefixes both paths)."""
+    mode = inputs.get("mode")
+    if mode == "quick":
+        return {key: inputs[key] for key in QUICK_BODY if key in inputs}, {}
+    if mode != "cards":
+        fail(f"{where}mode", "a hand is entered quick or with cards")
+    body: dict[str, Any] = {"knocker": {}, "defender": {}, "upcard": inputs.get("upcard")}
+    for stored, (part, key) in CARD_BODY.items():
+        body[part][key] = inputs.get(stored)
+    fields = {f"{where}{part}.{key}": f"{where}{stored}"
+              for stored, (part, key) in CARD_BODY.items()}
+    return body, fields
 
 
 def _card_inputs(

@@ -39,7 +39,7 @@ from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
 from .base import Variant
-from .gin import hand_inputs, settlement_json
+from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .replay import game_rules
 from .three_hand import hand_number
@@ -301,6 +301,24 @@ class PartnershipVariant(Variant):
         except HandError as exc:
             raise ApiError([(p.where, p.message) for p in exc.problems]) from None
         return inputs
+
+    def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """``{"tables": [...]}`` with each table's gin hand body (``gin.hand_body``)."""
+        if inputs.get("mode") != "deal":
+            fail("mode", 'a deal is stored as "deal"')
+        tables = inputs.get("tables")
+        if not isinstance(tables, list):
+            return {"tables": tables}, {}
+        body: list[Any] = []
+        fields: dict[str, str] = {}
+        for i, table in enumerate(tables):
+            if not isinstance(table, Mapping):
+                body.append(table)  # for ``api_inputs`` to refuse at its place
+                continue
+            hand, moved = hand_body(table, f"tables[{i}].")
+            body.append(hand)
+            fields.update(moved)
+        return {"tables": body}, fields
 
     def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Deals with both tables, team nets, totals, boxes, settlement."""

@@ -304,6 +304,26 @@ class RemiVariant(Variant):
             raise ApiError([_api_where(problem) for problem in exc.problems]) from None
         return inputs
 
+    def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+        """The body ``deal_inputs`` reads into a stored deal: the discard of the player
+        who went out (stored in his entry) is the body's own field."""
+        mode, out, entries = inputs.get("mode"), inputs.get("went_out"), inputs.get("players")
+        body = {"mode": mode, "went_out": out, "players": entries}
+        if not isinstance(entries, list):
+            return body, {}
+        keys, discard = (("table", "hand"), "final_discard") if mode == "cards" else (
+            ("plus", "minus"), "discard_value")
+        body["players"] = [
+            {key: entry[key] for key in keys if key in entry} if isinstance(entry, Mapping)
+            else entry
+            for entry in entries
+        ]
+        fields = {}
+        if isinstance(out, int) and 0 <= out < len(entries) and isinstance(entries[out], Mapping):
+            body[discard] = entries[out].get(discard)
+            fields[discard] = f"players[{out}].{discard}"
+        return body, fields
+
     def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
