@@ -55,7 +55,7 @@ def test_an_import_of_35_games_on_a_phone(live_url: str, browser: Any, language:
             "name": "backup.json", "mimeType": "application/json",
             "buffer": json.dumps(bad).encode()}])
         page.click("form[enctype] button[type=submit]")
-        said = page.locator("[data-error-summary] li")
+        said = page.locator(".field.has-error:has(input[type=file]) #import-problems li")
         assert said.all_inner_texts() == ["games[1].hands[0].inputs.knocker: "
                                           "must be between 0 and 1"]
         assert page.evaluate(FITS_JS) == []
