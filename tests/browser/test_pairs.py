@@ -28,7 +28,7 @@ PLAYERS = {
     "ru": ("ru", ("Анна", "Борис", "Светлана", "Дмитрий")),
 }
 # -1.00 and +1.00 €, as each language writes money (spaces and marks left out).
-MONEY = {"en": ("-€1.00", "+€1.00"), "fa": ("-€1.00", "+€1.00"), "ru": ("-1,00€", "+1,00€")}
+MONEY = {"en": ("−€1.00", "+€1.00"), "fa": ("−€1.00", "+€1.00"), "ru": ("−1,00€", "+1,00€")}
 
 
 def knock(seat: int, points: int) -> dict[str, Any]:

@@ -68,7 +68,7 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     save_deal(page, (("knock", 1, 1, 15), ("dead", None, None, None)), 6)  # Dan +14
     save_deal(page, (("knock", 0, 1, 15), ("knock", 0, 1, 2)), 7)  # Ann 14 + Cid 1 → 126
     settlement = page.locator("#settlement")
-    assert "Ann & Cid wins the game" in settlement.inner_text()
+    assert "Ann & Cid win the game" in settlement.inner_text()
     # 126 + 100 + 3 boxes × 25 = 301; Bob & Dan 34 + 3 × 25 = 109.
     assert settlement.locator(".final").all_inner_texts() == ["301", "109"]
     assert page.get_by_role("button", name="Save", exact=True).count() == 0
