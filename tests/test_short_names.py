@@ -88,7 +88,10 @@ def test_the_editor_changes_the_short_forms(client: FlaskClient, app: Flask) -> 
     assert column_heads(sheet) == ["#", "Александра К.", "Александра П.", "Hand"]
     assert "Александра К.: Александра Константиновна · Александра П.: Александра Петрова" in (
         re.sub(r"<[^>]+>", "", sheet))
-    assert 'value="Александра К."' in sheet  # the editor's form, filled in
+    # The editor's form, filled in, open on a new game whose names had to be told apart.
+    assert 'value="Александра К."' in sheet and '<details id="short-names" open>' in sheet
+    plain = new_game(client, players=("Ann Lee", "Bob"))
+    assert '<details id="short-names">' in client.get(f"/g/{plain}").get_data(as_text=True)
 
     refused = client.post(f"/g/{game}/short-names",
                           data={"shorts-0": "Саша", "shorts-1": "САША "})
