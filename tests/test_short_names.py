@@ -163,7 +163,8 @@ def test_a_game_stored_before_short_forms_shows_the_apps(database_url: str) -> N
         with engine.connect() as conn:
             row = conn.execute(text("SELECT players, short_names FROM games")).one()
         assert row.short_names is None
-        assert shown_short_names(json.loads(row.players), row.short_names) == ["Ann L.", "Ann R."]
+        players = row.players if isinstance(row.players, list) else json.loads(row.players)
+        assert shown_short_names(players, row.short_names) == ["Ann L.", "Ann R."]
         downgrade(engine, "0006")
         assert "short_names" not in {c["name"] for c in inspect(engine).get_columns("games")}
     finally:
