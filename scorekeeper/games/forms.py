@@ -29,7 +29,7 @@ from ..hands.fields import WholeNumberField
 from ..names import same_name, text_problem
 
 NAME_MAX = 40
-SHORT_NAME_MAX = 16  # a short form the editor writes: it goes into a narrow column
+SHORT_NAME_MAX = 20  # a short form the editor writes: it goes into a narrow column
 
 
 class Text:
