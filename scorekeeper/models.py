@@ -39,6 +39,9 @@ class Game(Base):
     pin_failures: Mapped[int] = mapped_column(Integer, default=0)
     variant: Mapped[str] = mapped_column(String(20))
     players: Mapped[list[str]] = mapped_column(JSON)
+    # The players' short forms for narrow columns, as the game's editor wrote them; None:
+    # the ones the app makes (``names.shown_short_names``).
+    short_names: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
     # Variant-specific starting state: the first dealer, three-hand's first roles…
     setup: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -85,6 +88,8 @@ class GameData(Protocol):
     def variant(self) -> str: ...
     @property
     def players(self) -> list[str]: ...
+    @property
+    def short_names(self) -> list[str] | None: ...
     @property
     def rules(self) -> dict[str, Any]: ...
     @property

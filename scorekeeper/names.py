@@ -22,6 +22,12 @@ has no ``unicode-bidi: isolate``), so that a name written right to left, or one
 holding U+202E RIGHT-TO-LEFT OVERRIDE, stays inside itself: "Zed pays Ann 1.28 €"
 keeps its order. A name stored before these checks, with a lone surrogate in it, is
 read back with U+FFFD in its place (``repaired``), so no page fails on it.
+
+Where room is short (a sheet's columns, a partnership deal's row, the printed team
+headings) a player goes by a short form the app makes (``short_forms``): the first
+word of the name, told apart from another player's by the next word's first letters,
+or by the player's seat. The game's editor may write other ones (``Game.short_names``);
+``shown_short_names`` gives the ones a game shows.
 """
 
 from __future__ import annotations
@@ -29,12 +35,15 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask
 from markupsafe import Markup, escape
 from sqlalchemy import event, inspect
 from sqlalchemy.orm.attributes import set_committed_value
+
+if TYPE_CHECKING:
+    from .models import GameData
 
 REPLACEMENT = "\ufffd"
 FSI, PDI = "\u2068", "\u2069"
@@ -99,6 +108,80 @@ def same_name(names: Sequence[str]) -> tuple[int, int] | None:
     return None
 
 
+SHORT_MAX = 10  # characters of a short form: a sheet's column on a 360 px phone
+ELLIPSIS = "\u2026"
+
+
+def _clipped(word: str, room: int = SHORT_MAX) -> str:
+    """``word``, or its first characters and "…" when it is longer than ``room``."""
+    return word if len(word) <= room else word[: room - 1] + ELLIPSIS
+
+
+def _short_form(name: str, letters: int) -> str:
+    """The first word of ``name`` (clipped), then ``letters`` letters of the rest of it
+    with a full stop where it is cut short: ``_short_form("Ann Lee Smith", 1)`` is
+    "Ann L."."""
+    first, _space, rest = _SPACES.sub(" ", name.strip()).partition(" ")
+    short = _clipped(first)
+    if letters and rest:
+        cut = rest[:letters].rstrip()
+        short += " " + cut + ("." if len(cut) < len(rest) else "")
+    return short
+
+
+def _clashes(shorts: Sequence[str]) -> set[int]:
+    """The positions whose short forms look the same as another's (``name_key``)."""
+    seen: dict[str, list[int]] = {}
+    for i, short in enumerate(shorts):
+        seen.setdefault(name_key(short), []).append(i)
+    return {i for same in seen.values() if len(same) > 1 for i in same}
+
+
+def short_forms(names: Sequence[str]) -> list[str]:
+    """A short form of each name, no two alike: the first word; where two first words
+    look the same, the next word's first letter after it, then more of its letters until
+    they differ; names that still look the same (or are alike as far as they are shown)
+    get their seat's number.
+
+    >>> short_forms(["Александра Константиновна", "Александра Петрова", "Святослав Игоревич"])
+    ['Александра К.', 'Александра П.', 'Святослав']
+    >>> short_forms(["Ann Smith", "Ann Sanders", "Bob"])
+    ['Ann Sm.', 'Ann Sa.', 'Bob']
+    >>> short_forms(["Wolfeschlegelsteinhausen", "Wolfeschlegelsteinhausenberger"])
+    ['Wolfeschl… 1', 'Wolfeschl… 2']
+    """
+    letters = [0] * len(names)
+    shorts = [_short_form(name, 0) for name in names]
+    while clashing := _clashes(shorts):
+        grown = False
+        for i in clashing:
+            # One more letter of the rest (more where a space would add nothing).
+            while letters[i] < len(names[i]):
+                letters[i] += 1
+                longer = _short_form(names[i], letters[i])
+                if longer != shorts[i]:
+                    shorts[i], grown = longer, True
+                    break
+        if not grown:
+            break
+    for i in _clashes(shorts):
+        shorts[i] = f"{shorts[i]} {i + 1}"
+    return shorts
+
+
+def shown_short_names(players: Sequence[str], stored: Sequence[str] | None) -> list[str]:
+    """The short forms a game shows: the ones its editor wrote (``stored``), when there
+    is one for every player, else the ones the app makes."""
+    if stored is not None and len(stored) == len(players) and all(stored):
+        return [repaired(str(short)) for short in stored]
+    return short_forms(players)
+
+
+def game_short_names(game: GameData) -> list[str]:
+    """The short forms ``game`` shows, seat by seat (the ``short_names`` template global)."""
+    return shown_short_names(game.players, game.short_names)
+
+
 def repaired(text: str) -> str:
     """``text`` with each lone surrogate (which no page or file can carry) as U+FFFD."""
     try:
@@ -149,7 +232,7 @@ def isolated_list(names: Iterable[object], separator: str = " · ") -> str:
 # The attributes that hold names people typed (and the history and summaries that
 # copy them), by model.
 _TYPED = {
-    "Game": ("players",),
+    "Game": ("players", "short_names"),
     "Group": ("name", "players"),
     "Payment": ("payer", "payee"),
     "Change": ("before", "after"),
@@ -172,13 +255,15 @@ def _repair_loaded(target: Any, *_args: Any) -> None:
 
 def init_app(app: Flask) -> None:
     """The template filters (``name``, ``names`` for pages; ``isolated``,
-    ``isolated_names`` for PDFs) and the repair of names as they are read."""
+    ``isolated_names`` for PDFs), ``short_names(game)``, and the repair of names as they
+    are read."""
     from . import models
 
     app.add_template_filter(bdi, "name")
     app.add_template_filter(bdi_list, "names")
     app.add_template_filter(isolated, "isolated")
     app.add_template_filter(isolated_list, "isolated_names")
+    app.add_template_global(game_short_names, "short_names")
     for model_name in _TYPED:
         model = getattr(models, model_name)
         for name in ("load", "refresh"):

@@ -44,7 +44,8 @@ def test_partnership_says_who_deals_at_each_table(client: FlaskClient) -> None:
     assert text_of(sheet, r'<div class="status" id="next-pairing">\s*<div>(.*?)</div>') == [
         "Next deal 2 Ann v Dan Ann deals Cid v Bob Cid deals"
     ]
-    assert text_of(sheet, r'<p class="hint legend">(.*?)</p>') == ["▮ box (deal won)"]
+    assert text_of(sheet, r'<p class="hint legend">(.*?)</p>') == [
+        "▮ box (deal won) · D: dealt at that table"]
 
 
 def test_three_hand_rules_say_box_bonus(client: FlaskClient) -> None:

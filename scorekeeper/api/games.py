@@ -18,7 +18,7 @@ from ..groups.summaries import payments_of
 from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls, rules_from_json
 from ..models import Game, GameData, Group
 from ..money import currency_code
-from ..names import name_key, same_name, text_problem
+from ..names import game_short_names, name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_stake
 from ..security import is_token
 from ..variants import VARIANTS, variant_for
@@ -225,6 +225,7 @@ def game_json(game: GameData, *, hands: bool = True) -> dict[str, Any]:
         "id": game.id,
         "variant": game.variant,
         "players": list(game.players),
+        "short_names": game_short_names(game),
         "rules": dict(game.rules),
         "setup": dict(game.setup),
         "version": game.version,

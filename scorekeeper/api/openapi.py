@@ -648,6 +648,12 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
                     "id": text("The game's id."),
                     "variant": {"type": "string", "enum": list(VARIANTS)},
                     "players": array({"type": "string"}),
+                    "short_names": array(
+                        {"type": "string"},
+                        description="Each player's short form, seat by seat, as the "
+                        "sheet's narrow columns show it: the first word of the name, told "
+                        "apart from another player's, or what the game's editor wrote.",
+                    ),
                     "rules": ref("GameRules"),
                     "setup": {"type": "object", "description": "Who dealt (or had which "
                               "role) first.",

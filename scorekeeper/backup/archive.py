@@ -1,11 +1,12 @@
 """A game as a JSON document, and documents back into new games.
 
 The export is the API's whole-game JSON (``GET /api/v1/games/<id>``) plus the game's
-history. An import reads only what players entered — players, variant, rules, setup,
-each hand's inputs in order, the history — reads every hand (and every hand the
-history holds) as the API reads a new one (``Variant.read_stored``: the same reading
-of the body and the engine's checks), and creates *new* games (new ids and secrets)
-holding what the API would have stored. Any problem refuses the whole file.
+history. An import reads only what players entered — players (and their short names: an
+older export without them still imports), variant, rules, setup, each hand's inputs in
+order, the history — reads every hand (and every hand the history holds) as the API
+reads a new one (``Variant.read_stored``: the same reading of the body and the engine's
+checks), and creates *new* games (new ids and secrets) holding what the API would have
+stored. Any problem refuses the whole file.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sqlalchemy.orm import Session
 from .. import limits
 from ..jsonbody import ApiError
 from ..models import Change, Game, Hand, now_utc
-from ..names import same_name, text_problem
+from ..names import same_name, short_forms, text_problem
 from ..scoring import HandError
 from ..scoring.rules import Rules, RulesError
 from ..variants import VARIANTS, Variant
@@ -111,6 +112,7 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
         problems.add(f"{where}.variant", f"must be one of {', '.join(VARIANTS)}")
         return None
     players = _players(item.get("players"), f"{where}.players", problems, variant.player_counts)
+    shorts = _short_names(item.get("short_names"), f"{where}.short_names", problems, players)
     rules = _rules(item.get("rules"), f"{where}.rules", problems)
     setup = _setup(item.get("setup", {"dealer": 0}), f"{where}.setup", problems, len(players))
     version = item.get("version", 0)
@@ -124,7 +126,7 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
         return None
     game = Game(variant=variant.name, players=players, rules=rules.to_dict(), setup=setup,
                 version=version, created_at=created or now_utc(), updated_at=now_utc(),
-                changes=changes, stake=stake[0], currency=stake[1])
+                changes=changes, stake=stake[0], currency=stake[1], short_names=shorts)
     stored = [_read_hand(variant, game, hand, f"{where}.hands[{i}].inputs", problems)
               for i, hand in enumerate(inputs)]
     for i, change in enumerate(changes):
@@ -176,6 +178,33 @@ def _players(
         problems.add(f"{where}[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
                      "every player needs a different name")
     return [str(name) for name in value]
+
+
+def _short_names(
+    value: Any, where: str, problems: _Problems, players: list[str]
+) -> list[str] | None:
+    """The players' short forms as the game's editor wrote them; ``None`` when the file
+    has none (an older export) or they are the ones the app makes."""
+    if value is None or not players:
+        return None
+    if not isinstance(value, list) or len(value) != len(players):
+        problems.add(where, f"must be a list of the {len(players)} players' short names")
+        return None
+    before = len(problems.found)
+    for i, short in enumerate(value):
+        if not isinstance(short, str) or not short.strip():
+            problems.add(f"{where}[{i}]", "every player needs a short name")
+        elif len(short) > NAME_MAX:
+            problems.add(f"{where}[{i}]", f"a short name has at most {NAME_MAX} characters")
+        elif (bad := name_problem(short)) is not None:
+            problems.add(f"{where}[{i}]", bad)
+    if len(problems.found) == before and (pair := same_name(value)) is not None:
+        problems.add(f"{where}[{pair[1]}]", f"looks the same as short_names[{pair[0]}]: "
+                     "every player needs a different short name")
+    if len(problems.found) > before:
+        return None
+    written = [short.strip() for short in value]
+    return None if written == short_forms(players) else written
 
 
 def _lone_surrogates(value: Any, where: str, problems: _Problems) -> None:

@@ -9,6 +9,7 @@ from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import (
     BooleanField,
+    FieldList,
     HiddenField,
     RadioField,
     SelectChoice,
@@ -28,6 +29,7 @@ from ..hands.fields import WholeNumberField
 from ..names import same_name, text_problem
 
 NAME_MAX = 40
+SHORT_NAME_MAX = 20  # a short form the editor writes: it goes into a narrow column
 
 
 class Text:
@@ -253,6 +255,30 @@ class NewGameForm(FlaskForm):
         if self.hollywood_fourth.data:
             changes["hollywood_fourth"] = True
         return changes
+
+
+class ShortNamesForm(FlaskForm):
+    """The players' short forms on the sheet's narrow columns, one per seat."""
+
+    shorts = FieldList(
+        StringField(validators=[InputRequired(), Length(max=SHORT_NAME_MAX), Text()]),
+        min_entries=2,
+        max_entries=4,
+    )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        """Each field checked, then no two short forms alike (``names.same_name``)."""
+        if not super().validate(extra_validators):
+            return False
+        fields = list(self.shorts)
+        pair = same_name([f.data.strip() for f in fields])
+        if pair is None:
+            return True
+        fields[pair[1]].errors = [
+            _("Player %(number)s has a short name that looks the same: every player needs a "
+              "different one.", number=pair[0] + 1),
+        ]
+        return False
 
 
 class VersionForm(FlaskForm):

@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 from ..db import get_session, rollback_to_reading
 from ..groups.summaries import payments_of
 from ..models import Game, Group
+from ..names import game_short_names
 from ..variants import Variant
 from . import access, bp, service
 from .common import (
@@ -24,7 +25,7 @@ from .common import (
     to_sheet,
     version_of,
 )
-from .forms import EmptyForm, VersionForm
+from .forms import EmptyForm, ShortNamesForm, VersionForm
 from .live_views import live_fetch
 
 
@@ -47,9 +48,16 @@ def sheet(game_id: str) -> Response:
 
 
 def _render_sheet(
-    game: Game, variant: Variant, played: Any, form: Any, status: int = 200
+    game: Game,
+    variant: Variant,
+    played: Any,
+    form: Any,
+    status: int = 200,
+    shorts: ShortNamesForm | None = None,
 ) -> Response:
     editable = access.can_edit(game)
+    if shorts is None and editable:
+        shorts = ShortNamesForm(formdata=None, data={"shorts": game_short_names(game)})
     last = service.last_change(get_session(), game) if editable else None
     body = render_template(
         "games/sheet.html",
@@ -57,6 +65,7 @@ def _render_sheet(
         variant=variant,
         sheet=played,
         form=form,
+        shorts=shorts,
         editable=editable,
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
@@ -74,6 +83,25 @@ def _known_group(game: Game) -> Group | None:
     if not game.group_id or game.group_id not in access.remembered(groups=True):
         return None
     return get_session().get(Group, game.group_id)
+
+
+@bp.post("/g/<game_id>/short-names")
+def short_names(game_id: str) -> Response:
+    """Set the players' short forms on the sheet's narrow columns."""
+    game, variant = locked(game_id)
+    shorts = ShortNamesForm()
+    if shorts.validate_on_submit() and len(shorts.shorts.data) == len(game.players):
+        written = [short.strip() for short in shorts.shorts.data]
+        if written != game_short_names(game):
+            game.short_names = written
+            game.version += 1  # other phones' pages show them
+            service.record_event(game, "names", by(), {"short_names": written})
+            get_session().commit()
+        flash(_("Short names saved."))
+        return to_sheet(game)
+    rollback_to_reading()
+    played = variant.sheet(game)
+    return _render_sheet(game, variant, played, variant.quick_form(game, played), 422, shorts)
 
 
 @bp.post("/g/<game_id>/hands")

@@ -11,7 +11,7 @@ this costs a tenth of that.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
@@ -49,9 +49,10 @@ def line(cls: str, number: object, cells: Iterable[object], text: object) -> Mar
     return Markup(f'<span class="{classes}">{body}</span>')
 
 
-def gin_hand_lines(sheet: GinSheet) -> Markup:
-    """Every hand of a gin (or Oklahoma) sheet as its printed line, one per line."""
-    names = sheet.players
+def gin_hand_lines(sheet: GinSheet, names: Sequence[str] | None = None) -> Markup:
+    """Every hand of a gin (or Oklahoma) sheet as its printed line, one per line; the
+    dealer by ``names`` (the players' short forms), else by his name."""
+    names = names or sheet.players
     upcard_word = _("upcard")
     labels: dict[str, Markup] = {}  # each outcome's words looked up once, not once a hand
     lines = []

@@ -37,7 +37,14 @@ from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
-from ..scoring.partnership import TEAMS, Pairing, PartnershipGame, pairing, play_partnership
+from ..scoring.partnership import (
+    TEAMS,
+    Pairing,
+    PartnershipGame,
+    pairing,
+    play_partnership,
+    team_of,
+)
 from .base import Variant
 from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
@@ -56,6 +63,7 @@ class PartnershipSheet:
     players: tuple[str, ...]
     deals: tuple[tuple[ScoredHand, ScoredHand], ...]  # knockers as seats
     game: PartnershipGame
+    first_dealer: int = 0  # the seat that dealt first: the teams take turns from it
 
     @property
     def finished(self) -> bool:
@@ -70,6 +78,13 @@ class PartnershipSheet:
     def pairing(self, number: int) -> Pairing:
         """Who plays whom in deal ``number`` (1-based)."""
         return pairing(number)
+
+    def dealers(self, number: int) -> Table:
+        """Who deals at each table in deal ``number`` (1-based): in each deal one team
+        deals at both tables, the first dealer's team first."""
+        team = (self.first_dealer + number - 1) % 2
+        first, second = (seat for pair in pairing(number) for seat in pair if team_of(seat) == team)
+        return first, second
 
     def versus(self, pair: Table) -> str:
         """``Ann v Bob``."""
@@ -104,7 +119,10 @@ def partnership_sheet(game: GameData) -> PartnershipSheet:
             (table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1]))
         )
     played = play_partnership(rules, game.players, [(a.score, b.score) for a, b in deals])
-    return PartnershipSheet(rules, tuple(game.players), tuple(deals), played)
+    dealer = game.setup.get("dealer", 0)
+    return PartnershipSheet(
+        rules, tuple(game.players), tuple(deals), played, dealer if dealer in range(4) else 0
+    )
 
 
 def _prepare(

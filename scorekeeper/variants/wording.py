@@ -312,6 +312,9 @@ def change_sentence(
         return str(_("PIN set."))
     if action == "import":
         return str(_("Game imported from a backup."))
+    if action == "names" and after is not None and isinstance(after.get("short_names"), list):
+        shorts = ", ".join(isolated(str(short)) for short in after["short_names"])
+        return str(_("Short names on the sheet: %(names)s.", names=shorts))
     template = _ACTIONS.get(action)
     if template is None or number is None:
         return action
