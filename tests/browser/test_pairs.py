@@ -109,7 +109,7 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
         },
         "group": {
             ".standings tbody tr": {"lines": [[[b, "1", "1", "100", "+20"]],
-                                              [[a, "1", "0", "0", "-20"]]]},
+                                              [[a, "1", "0", "0", "−20"]]]},
             ".balances tbody tr": {"lines": [[[a, loss]], [[b, gain]]]},
             ".settle-up li": {"lines": [[[a, b, gain[1:]]]]},
             ".group-games small": {"pairs": [[[a, "81"], [b, "101"]]]},
