@@ -166,18 +166,26 @@ def _players(
         wanted = " or ".join(str(c) for c in counts)
         problems.add(where, f"must be a list of the {wanted} players' names")
         return []
+    _names_at(value, where, problems, "name", "the name of players")
+    return [str(name) for name in value]
+
+
+def _names_at(value: list[Any], where: str, problems: _Problems, what: str,
+              other: str) -> bool:
+    """Whether every item of ``value`` is a name (``what``: "name", "short name") and no
+    two look alike; the problems of those that are not, at their places."""
     before = len(problems.found)
     for i, name in enumerate(value):
         if not isinstance(name, str) or not name.strip():
-            problems.add(f"{where}[{i}]", "every player needs a name")
+            problems.add(f"{where}[{i}]", f"every player needs a {what}")
         elif len(name) > NAME_MAX:
-            problems.add(f"{where}[{i}]", f"a name has at most {NAME_MAX} characters")
+            problems.add(f"{where}[{i}]", f"a {what} has at most {NAME_MAX} characters")
         elif (bad := name_problem(name)) is not None:
             problems.add(f"{where}[{i}]", bad)
     if len(problems.found) == before and (pair := same_name(value)) is not None:
-        problems.add(f"{where}[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
-                     "every player needs a different name")
-    return [str(name) for name in value]
+        problems.add(f"{where}[{pair[1]}]", f"looks the same as {other}[{pair[0]}]: "
+                     f"every player needs a different {what}")
+    return len(problems.found) == before
 
 
 def _short_names(
@@ -190,18 +198,7 @@ def _short_names(
     if not isinstance(value, list) or len(value) != len(players):
         problems.add(where, f"must be a list of the {len(players)} players' short names")
         return None
-    before = len(problems.found)
-    for i, short in enumerate(value):
-        if not isinstance(short, str) or not short.strip():
-            problems.add(f"{where}[{i}]", "every player needs a short name")
-        elif len(short) > NAME_MAX:
-            problems.add(f"{where}[{i}]", f"a short name has at most {NAME_MAX} characters")
-        elif (bad := name_problem(short)) is not None:
-            problems.add(f"{where}[{i}]", bad)
-    if len(problems.found) == before and (pair := same_name(value)) is not None:
-        problems.add(f"{where}[{pair[1]}]", f"looks the same as short_names[{pair[0]}]: "
-                     "every player needs a different short name")
-    if len(problems.found) > before:
+    if not _names_at(value, where, problems, "short name", "short_names"):
         return None
     written = [short.strip() for short in value]
     return None if written == short_forms(players) else written
