@@ -126,7 +126,8 @@ def list_at(value: Any, where: str, *, limit: int = MAX_CARD_ITEMS) -> list[Any]
 
 
 def cards_from_json(value: Any, where: str) -> list[Card]:
-    """Cards from one string or a list of strings, in any notation of RULES.md §1."""
+    """Cards from one string or a list of strings, in any notation: rank then suit, in
+    letters or symbols."""
     if value is None:
         fail(where, "this field is required")
     if not isinstance(value, str | list):

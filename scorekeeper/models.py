@@ -55,7 +55,7 @@ class Game(Base):
     # The group of regular players the game counts for (no database foreign key: adding
     # one to an existing SQLite table means rebuilding it; the app keeps it tidy).
     group_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
-    # Stake per point as exact decimal text ("0.01") and its currency (RULES.md §9).
+    # Stake per point as exact decimal text ("0.01") and its currency (scoring/stakes.py).
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     currency: Mapped[str | None] = mapped_column(String(3), default=None)
 

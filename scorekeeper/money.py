@@ -1,4 +1,4 @@
-"""Money as the forms and the API take it (RULES.md §9): a stake goes with a real currency
+"""Money as the forms and the API take it (scoring/stakes.py): a stake goes with a real currency
 (ISO 4217, as Babel lists them), and a payment's amount fits its currency.
 
 The engine (``scoring/stakes.py``) works the amounts out; this module knows which codes

@@ -157,7 +157,7 @@ def _group_for(body: dict[str, Any]) -> Group | None:
 
 
 def _stake(body: dict[str, Any], group: Group | None) -> tuple[str | None, str | None]:
-    """The game's own stake and currency, else its group's (RULES.md §9)."""
+    """The game's own stake and currency, else its group's (scoring/stakes.py)."""
     refuse_nulls(body, "stake", "currency")
     if "stake" not in body:
         if "currency" in body:

@@ -30,7 +30,8 @@ OVERVIEW = """\
 The same engine results as the pages, as JSON. Every body is JSON
 (`Content-Type: application/json`); every answer is JSON.
 
-**Cards** are written in any notation of RULES.md §1 (`7H`, `10♦`, `q♠`, `TD`), either
+**Cards** are written rank (A, 2–10 or T, J, Q, K) then suit (S, H, D, C or ♠ ♥ ♦ ♣),
+in any case (`7H`, `10♦`, `q♠`, `TD`), either
 as one string (`"7H 8H 9H"`) or as a list of strings; answers always use the
 canonical notation: rank then suit, `T` for ten (`TD`).
 
@@ -153,14 +154,14 @@ def _player_counts() -> list[Schema]:
 
 REQUEST_SCHEMAS: dict[str, Schema] = {
     "Card": text(
-        "One card in any notation of RULES.md §1: rank then suit, in letters or symbols.",
+        "One card: rank (A, 2–10 or T, J, Q, K) then suit (S, H, D, C or ♠ ♥ ♦ ♣), in any case.",
         minLength=1,
         maxLength=400,
         examples=["7H", "10♦", "q♠"],
     ),
     "Cards": {
         "description": "Cards as one string (separated by spaces or commas) or as a list "
-        "of strings, in any notation of RULES.md §1.",
+        "of strings, in any notation: rank then suit, in letters or symbols.",
         "oneOf": [
             {"type": "string", "maxLength": 400, "examples": ["7H 8H 9H"]},
             array({"type": "string", "maxLength": 400}, maxItems=60, examples=[["7H", "8H"]]),
@@ -211,8 +212,8 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
             },
             "hollywood_fourth": flag("Hollywood: a fourth column opens when the first closes."),
         },
-        description="Settings by their snake_case names in RULES.md; any left out keep the "
-        "preset's value. An unknown setting is refused.",
+        description="Settings by their snake_case names (the rule cards at `/rules` show "
+        "each); any left out keep the preset's value. An unknown setting is refused.",
         additionalProperties=False,
     ),
     "KnockerCards": obj(
@@ -500,7 +501,7 @@ SETTLEMENT = obj(
         "explanation": EXPLANATION,
     },
     ("winner", "shutout", "lines", "finals", "margin", "explanation"),
-    description="The final settlement of a finished game (RULES.md §2.4).",
+    description="The final settlement of a finished game (rule card `/rules/classic#game-bonus`).",
 )
 
 HAND_ROW_COMMON: dict[str, Schema] = {
@@ -610,7 +611,7 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
             "explanation": EXPLANATION,
         },
         ("players", "explanation"),
-        description="One Remi deal scored (RULES.md §7).",
+        description="One Remi deal scored (rule card `/rules/remi`).",
     ),
     "KeptRuling": obj(
         {
@@ -635,7 +636,7 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
         {"from": text("Who pays."), "to": text("Who is paid."), "amount": MONEY,
          "currency": {**nullable(CURRENCY), "description": "The currency, if any."}},
         ("from", "to", "amount", "currency"),
-        description="Money owed at the end of a game with a stake (RULES.md §9).",
+        description="Money owed at the end of a game with a stake.",
     ),
     "GameRules": _rules_answer(),
     "Game": {

@@ -1,4 +1,4 @@
-"""``/api/v1/remi/settle``: one Indonesian Remi deal scored as JSON (RULES.md §7).
+"""``/api/v1/remi/settle``: one Indonesian Remi deal scored as JSON (/rules/remi).
 
 Rules default to the ``remi`` preset (also when an object of settings names no
 preset). ``where`` paths index lists in brackets: ``players[1].table[0]``.

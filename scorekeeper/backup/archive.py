@@ -147,7 +147,7 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
 
 
 def _stake(item: dict[str, Any], where: str, problems: _Problems) -> tuple[str | None, str | None]:
-    """A game's stake and currency as exact text (RULES.md §9), both ``None`` without."""
+    """A game's stake and currency as exact text (scoring/stakes.py), both ``None`` without."""
     from ..scoring.stakes import StakeError, parse_currency, parse_stake
 
     if item.get("stake") is None:

@@ -117,7 +117,7 @@ class NewGameForm(FlaskForm):
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
-    # A game started from a group counts for it; a stake per point (RULES.md §9).
+    # A game started from a group counts for it; a stake per point (scoring/stakes.py).
     group = HiddenField()
     stake = StringField(
         _l("Stake per point (optional, e.g. 0.01)"), validators=[Optional(), Length(max=20)]

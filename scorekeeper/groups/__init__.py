@@ -28,7 +28,7 @@ def money(amount: object, currency: str | None = None, *, signed: bool = False) 
     (U+2212) as every other number of the app: ``−91,00 €``, never ``-91,00 €``.
 
     Never rounded: a stake of 0.005 € a point is shown as it is (payments and balances
-    come here rounded already, RULES.md §9); at least the currency's minor unit is shown
+    come here rounded already, scoring/stakes.py); at least the currency's minor unit is shown
     (``1.50``, but ``500`` rials). Latin digits in every language, as everywhere else in
     the app; an alphabetic code is kept apart from the digits (``IRR 500``)."""
     value = Decimal(str(amount))

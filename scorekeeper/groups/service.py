@@ -132,7 +132,7 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
 
 
 def balance_currency(group: Group, games: Sequence[Game]) -> str | None:
-    """The one currency a group's balances add up (RULES.md §9): the group's own, else
+    """The one currency a group's balances add up (scoring/stakes.py): the group's own, else
     that of its first game played for a stake (``games`` newest first, as
     ``group_games`` lists them). Games and payments in another currency are left out
     of the balances: 2.50 EUR and 100 IRR do not add up to anything."""

@@ -49,7 +49,7 @@ class GameRecord:
     # Each player's result against each opponent (finals compared), for head-to-head.
     against: tuple[tuple[str, str, int, int], ...] = ()
     teams: tuple[tuple[str, str], ...] = ()
-    # What RULES.md §9 settles on: "two", "columns", "teams" or "everyone", and finals.
+    # What scoring/stakes.py settles on: "two", "columns", "teams" or "everyone", and finals.
     money_rule: str = "two"
     money_finals: tuple[Any, ...] = ()
 
@@ -160,7 +160,7 @@ def _from_json(game: Game, data: dict[str, Any]) -> GameRecord:
 
 
 def payments_of(game: GameData, record: GameRecord | None = None) -> list[Payment]:
-    """Who pays whom for a finished game with a stake (RULES.md §9); [] otherwise.
+    """Who pays whom for a finished game with a stake (scoring/stakes.py); [] otherwise.
     ``record`` is the game's, when the caller has it; else the game is replayed."""
     record = record or record_of(game)
     if not game.stake or not record.finished:

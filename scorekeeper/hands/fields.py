@@ -96,7 +96,8 @@ class _TextField(TextAreaField):
 
 
 class CardsField(_TextField):
-    """Cards in any RULES.md §1 notation: ``7H 8H 9H``, ``10♦, q♠``. Parsed into ``cards``."""
+    """Cards in any notation ``scoring.Card.parse`` reads: ``7H 8H 9H``, ``10♦, q♠``.
+    Parsed into ``cards``."""
 
     def __init__(self, label: Any = None, validators: Any = None, **kwargs: Any) -> None:
         super().__init__(label, validators, **kwargs)

@@ -1,9 +1,9 @@
-"""The worked examples of RULES.md §8, worked out by the engine with a card's own rules.
+"""The rule cards' worked examples, worked out by the engine with a card's own rules.
 
-Each example states the situation of §8 and lets ``scoring/`` decide it: the steps and
+Each example states the situation of a worked example and lets ``scoring/`` decide it: the steps and
 the verdict are the engine's, so a card's example says what the app would score with
 those rules (a custom target, say, changes the game's outcome on its own card). Every
-example is a legal hand under those rules: a knock of §8 over the card's knock limit
+example is a legal hand under those rules: an example's knock over the card's knock limit
 is played at the limit instead, and where no knock is allowed at all (a limit of 0:
 only gin goes down) the examples of knocks are left out.
 """
@@ -47,14 +47,14 @@ def shown(cards: Sequence[Card]) -> str:
 
 def _upcard(rules: Rules) -> str | None:
     # An Oklahoma hand needs an upcard: a red ten keeps the knock limit at 10 and
-    # doubles nothing, so the example reads as in RULES.md §8.
+    # doubles nothing, so the example reads as in the rule cards' worked examples.
     return "TH" if rules.oklahoma else None
 
 
 def _knock(rules: Rules, knocker: int, defender: int) -> tuple[int, int] | None:
-    """§8's knock with ``knocker`` against ``defender`` as the rules allow it: over the
-    knock limit the knocker holds the limit, the defender as much more or less as in
-    §8 (never below 0); ``None`` when the rules allow no knock (only gin)."""
+    """An example's knock with ``knocker`` against ``defender`` as the rules allow it: over
+    the knock limit the knocker holds the limit, the defender as much more or less as in
+    the example (never below 0); ``None`` when the rules allow no knock (only gin)."""
     upcard = _upcard(rules)
     limit, _steps = knock_limit(rules, None if upcard is None else Card.parse(upcard))
     if limit < 1:
@@ -91,7 +91,7 @@ def _knock_example(rules: Rules, knocker: int, defender: int) -> Example | None:
 
 
 def melds(rules: Rules) -> Example:
-    """§8 example 7: the knocker's ten cards, arranged."""
+    """Worked example 7: the knocker's ten cards, arranged."""
     cards = parse_cards(KNOCKER_7)
     layout = best_arrangement(cards, rules)
     groups = ", ".join(shown(meld.cards) for meld in layout.melds)
@@ -104,22 +104,22 @@ def melds(rules: Rules) -> Example:
 
 
 def knock(rules: Rules) -> Example | None:
-    """§8 example 1."""
+    """Worked example 1."""
     return _knock_example(rules, 5, 9)
 
 
 def gin(rules: Rules) -> Example:
-    """§8 example 2."""
+    """Worked example 2."""
     return _hand(rules, _("Gin against 12."), "gin", 0, 12)
 
 
 def undercut(rules: Rules) -> Example | None:
-    """§8 example 3."""
+    """Worked example 3."""
     return _knock_example(rules, 8, 5)
 
 
 def tie(rules: Rules) -> Example | None:
-    """§8 example 4."""
+    """Worked example 4."""
     return _knock_example(rules, 6, 6)
 
 
@@ -133,7 +133,7 @@ DEFENDER_7 = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
 
 
 def layoffs(rules: Rules) -> Example | None:
-    """§8 example 7, both hands in full: the layoffs found by the engine."""
+    """Worked example 7, both hands in full: the layoffs found by the engine."""
     try:
         result = settle_gin_hand(rules, KNOCKER_7, DEFENDER_7, upcard=_upcard(rules))
     except HandError:  # a knock limit below 10 refuses this knock: no example then
@@ -144,7 +144,7 @@ def layoffs(rules: Rules) -> Example | None:
 
 
 def upcard(rules: Rules) -> Example | None:
-    """§8 example 1 in Oklahoma with a 7♠ upcard."""
+    """Worked example 1 in Oklahoma with a 7♠ upcard."""
     try:
         result = score_quick_hand(rules, "knock", 5, 9, upcard="7S")
     except HandError:
@@ -154,7 +154,8 @@ def upcard(rules: Rules) -> Example | None:
 
 
 def _knocks(rules: Rules, wins: Sequence[tuple[int, int]]) -> list[HandScore]:
-    # Hand points as §8 gives them; an Oklahoma doubling plays no part in a game's end.
+    # Hand points as the worked examples give them; an Oklahoma doubling plays no part
+    # in a game's end.
     return [HandScore(Outcome.KNOCK, seat, points) for seat, points in wins]
 
 
@@ -168,7 +169,7 @@ def _game(rules: Rules, wins: Sequence[tuple[int, int]], situation: str) -> Exam
 
 
 def game_end(kind: str, rules: Rules) -> Example | None:
-    """§8's game end: A wins 15, 55, 33, B wins 47, 28."""
+    """The worked examples' game end: A wins 15, 55, 33, B wins 47, 28."""
     if kind not in ("gin", "oklahoma"):
         return None  # the kind's own rule works its game out
     wins = [(0, 15), (1, 47), (0, 55), (1, 28), (0, 33)]
@@ -176,7 +177,7 @@ def game_end(kind: str, rules: Rules) -> Example | None:
 
 
 def shutout(kind: str, rules: Rules) -> Example | None:
-    """§8's shutout: A wins four hands, 103 points, B none."""
+    """The worked examples' shutout: A wins four hands, 103 points, B none."""
     if kind not in ("gin", "oklahoma") or rules.shutout is Shutout.NONE:
         return None
     wins = [(0, 20), (0, 30), (0, 25), (0, 28)]
@@ -187,7 +188,7 @@ HOLLYWOOD = [(0, 20), (1, 15), (0, 30), (0, 40), (1, 35), (0, 25), (0, 10), (0, 
 
 
 def hollywood(rules: Rules) -> Example:
-    """§8's Hollywood match."""
+    """The worked examples' Hollywood match."""
     match = play_hollywood(rules, ["A", "B"], 0, _knocks(rules, HOLLYWOOD))
     closed = [
         _("Column %(number)s: A %(a)s, B %(b)s.", number=column.number,
@@ -203,7 +204,7 @@ def hollywood(rules: Rules) -> Example:
 
 
 def three_hand(rules: Rules) -> Example | None:
-    """§8's three-hand game: X box, Y captain, Z sitting out."""
+    """The worked examples' three-hand game: X box, Y captain, Z sitting out."""
     first, second = _knock(rules, 4, 20), _knock(rules, 7, 5)
     if first is None or second is None:
         return None
@@ -228,8 +229,8 @@ def three_hand(rules: Rules) -> Example | None:
 
 
 def partnership(rules: Rules) -> Example | None:
-    """One deal of §8's single hands: Ann knocks 5 against Bob's 9 at one table, Cid
-    knocks 8 against Dan's 5 at the other."""
+    """One deal of the worked examples' single hands: Ann knocks 5 against Bob's 9 at one
+    table, Cid knocks 8 against Dan's 5 at the other."""
     ann, cid = _knock(rules, 5, 9), _knock(rules, 8, 5)
     if ann is None or cid is None:
         return None
@@ -247,7 +248,7 @@ def partnership(rules: Rules) -> Example | None:
 
 
 def remi(rules: Rules) -> Example | None:
-    """§8's Remi deal, players A and C."""
+    """The worked examples' Remi deal, players A and C."""
     players = [
         RemiPlayerInput("A", (), "2H 3H 4H 5H KC KD KS", True, "AD"),
         RemiPlayerInput("C", ("7S 8S 9S",), "9D 9C 9H AS"),

@@ -1,4 +1,4 @@
-"""Cards and their notations (RULES.md §1).
+"""Cards and their notations.
 
 A card's canonical text is rank then suit, ``T`` for ten: ``TD``, ``7H``, ``AS``.
 Input is lenient (``10♦``, ``q♠``, ``7h, 8h``); output is always canonical, and the
@@ -116,7 +116,7 @@ class Card:
 
     @classmethod
     def parse(cls, text: str) -> Card:
-        """A card from any notation of RULES.md §1 (``TD``, ``10♦``, ``td``, ``q♠``)."""
+        """A card from any notation (``TD``, ``10♦``, ``td``, ``q♠``)."""
         token = text.strip().replace("\ufe0f", "").replace("\ufe0e", "").lower()
         match = _TOKEN.match(token)
         if match is None:
@@ -142,7 +142,7 @@ class Card:
 
     @property
     def remi_value(self) -> int:
-        """Card value in Remi (RULES.md §7): 2–10 are 5, pictures 10, ace 15."""
+        """Card value in Remi (/rules/remi): 2–10 are 5, pictures 10, ace 15."""
         if self.rank == Rank.ACE:
             return 15
         return 10 if self.rank >= Rank.JACK else 5

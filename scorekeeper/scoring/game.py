@@ -1,4 +1,4 @@
-"""A two-player game of gin replayed into a score sheet (RULES.md §2.4, §2.5).
+"""A two-player game of gin replayed into a score sheet (/rules/classic#target to #dealer).
 
 Nothing here is stored: ``play_gin_game`` replays the hands in order and derives the
 rows, running totals, boxes, whose deal is next, what each player still needs and, at
@@ -59,7 +59,8 @@ class SettlementLine:
 
 @dataclass(frozen=True)
 class Settlement:
-    """The end of a game (RULES.md §2.4): bonus lines in the rule's order, finals, margin.
+    """The end of a game (/rules/classic#game-bonus): bonus lines in the rule's order,
+    finals, margin.
 
     ``finals[seat]`` is that seat's hand points plus its lines; ``margin`` is the
     winner's final less the best other final (with two players, winner − loser).
@@ -169,7 +170,7 @@ def hand_points(hand: HandScore, seats: int) -> tuple[int, ...]:
 
 
 def deal_after(rules: Rules, dealer: int, hand: HandScore) -> int:
-    """Who deals after ``hand`` in a two-player game (RULES.md §2.5).
+    """Who deals after ``hand`` in a two-player game (/rules/classic#dealer).
 
     A dead hand keeps the dealer. A tie (nobody won) keeps him too under ``winner``
     and ``loser``, since there is no winner or loser to pass the deal to.
@@ -197,7 +198,7 @@ def settle_game(
     *,
     teams: bool = False,
 ) -> Settlement:
-    """The end of a game, in RULES.md §2.4's order.
+    """The end of a game, in the order of /rules/classic#game-bonus.
 
     1. the winner adds the game bonus; 2. a shutout (no other player won a hand)
     doubles the winner's points with the game bonus (``double``), also his box
@@ -295,7 +296,7 @@ def _bonus_lines(
     winner: int,
     kind: Shutout,
 ) -> list[SettlementLine]:
-    """Every bonus line in RULES.md §2.4's order, zero amounts included."""
+    """Every bonus line in the order of /rules/classic#game-bonus, zero amounts included."""
     name = names[winner]
     base = totals[winner] + rules.game_bonus
     lines = [

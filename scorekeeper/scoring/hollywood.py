@@ -1,4 +1,5 @@
-"""Hollywood gin: ordinary two-player hands scored into three games at once (RULES.md §4).
+"""Hollywood gin: ordinary two-player hands scored into three games at once
+(/rules/hollywood#columns).
 
 A won hand's points go into every open column where the winner already has a score,
 plus the first open column where he has none yet: the 1st win goes to game 1, the

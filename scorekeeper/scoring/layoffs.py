@@ -1,4 +1,4 @@
-"""Layoffs: the defender's cards added to the knocker's melds (RULES.md §2.2).
+"""Layoffs: the defender's cards added to the knocker's melds (/rules/classic#layoffs).
 
 Only onto the knocker's melds: the 4th card of a set, or cards extending a run at
 either end, chaining outwards (8♠ then 9♠ onto 5♠6♠7♠). A declared group of layoffs
@@ -6,7 +6,7 @@ is valid when some order applies them all, which for a run means the run and its
 layoffs make one unbroken run.
 
 The defender's best play picks his own melds and his layoffs *together*: a card he
-could meld may be worth more laid off (RULES.md §8 example 7).
+could meld may be worth more laid off (the worked example on /rules/classic#layoffs).
 
 >>> from scorekeeper.scoring import Meld, parse_cards
 >>> knocker = [Meld.of("KS KH KD"), Meld.of("5S 6S 7S")]

@@ -1,4 +1,4 @@
-"""Gin melds (RULES.md §2.1): sets of 3–4 of a rank, runs of 3+ in one suit, ace low.
+"""Gin melds (/rules/classic#melds): sets of 3–4 of a rank, runs of 3+ in one suit, ace low.
 
 >>> Meld.of("7S 5S 6S").symbols
 '5♠6♠7♠'

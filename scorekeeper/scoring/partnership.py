@@ -1,4 +1,4 @@
-"""Partnership gin: two teams of two, scored deal by deal (RULES.md §6, seed 004 "teams").
+"""Partnership gin: two teams of two, scored deal by deal (/rules/partnership#teams).
 
 Seats 0 & 2 are team 0, seats 1 & 3 team 1. Each deal is two separate two-player
 hands; partners stay and opponents alternate: odd deals 0 v 1 and 2 v 3, even deals
@@ -9,7 +9,7 @@ The team result of a deal is the net of its two hands (both won → the sum; one
 → the larger minus the smaller; a dead hand or a tie counts 0). The team with a
 positive net scores it and gets the deal's box; a level deal scores nothing. The
 target, game bonus, box bonus and shutout (a team that won no deal) come from the
-rules the caller passes (RULES.md §6: target 125) and settle like a two-player game
+rules the caller passes (/rules/partnership: target 125) and settle like a two-player game
 (``game.settle_game``). Which player deals at each table is left to the table.
 
 >>> from scorekeeper.scoring.outcome import Outcome
@@ -172,7 +172,7 @@ def _explain(
     box: int | None,
     net: int,
 ) -> Step:
-    """The deal's net in the words of RULES.md §6."""
+    """The deal's net in the words of /rules/partnership#teams."""
     if box is None:
         return Step(N_("Level deal: no points, no box."), {})
     won_by = [team_of(h.winner) if h.won and h.winner is not None else None for h in hands]

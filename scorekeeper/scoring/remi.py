@@ -1,4 +1,4 @@
-"""Indonesian Remi: settling one deal, card by card or from typed totals (RULES.md §7).
+"""Indonesian Remi: settling one deal, card by card or from typed totals (/rules/remi).
 
 Every player scores + the value of his cards in valid combinations (on the table or
 still in hand) and − the value of every other card; the player who went out adds
@@ -67,7 +67,7 @@ __all__ = [
 
 # 7 are dealt and every turn ends with a discard, so nobody ends a deal with fewer (the
 # player who went out: 7 besides his final discard). Taking the 2nd or 3rd discard brings
-# the cards above it along (seed 002), so a hand can grow past 7; the maximum only bounds
+# the cards above it along, so a hand can grow past 7; the maximum only bounds
 # nonsense input.
 DEALT = 7
 MAX_PLAYER_CARDS = 16

@@ -1,4 +1,4 @@
-"""Indonesian Remi combinations and the best arrangement of a hand (RULES.md §7).
+"""Indonesian Remi combinations and the best arrangement of a hand (/rules/remi).
 
 A *sequence* is 3+ consecutive numerals (2–10) of one suit, or exactly J-Q-K of one
 suit; numerals and pictures never mix and aces are never in a sequence. A *set* is 3

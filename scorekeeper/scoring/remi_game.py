@@ -1,4 +1,4 @@
-"""A Remi game replayed deal by deal: running totals, dealers, the end (RULES.md §7).
+"""A Remi game replayed deal by deal: running totals, dealers, the end (/rules/remi).
 
 Totals may go negative. The next dealer is the player with the lowest running total;
 among tied players, the one nearest the previous dealer's left (seat ``i``'s left is

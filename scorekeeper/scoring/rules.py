@@ -1,4 +1,4 @@
-"""The settings of a game's rule set, and the named presets of RULES.md §2.6, §3, §7.
+"""The settings of a game's rule set, and the named presets (the rule cards at /rules).
 
 A game stores a frozen copy of its ``Rules`` when it is created; presets are data
 and changing one never rescores an existing game.
@@ -26,7 +26,7 @@ class RulesError(ProblemsError):
 
 
 class Shutout(StrEnum):
-    """What a shutout (the loser won no hand) adds at game end (RULES.md §2.4)."""
+    """What a shutout (the loser won no hand) adds at game end (/rules/classic#game-bonus)."""
 
     NONE = "none"
     DOUBLE = "double"  # the winner's points including the game bonus are doubled
@@ -35,7 +35,7 @@ class Shutout(StrEnum):
 
 
 class NextDealer(StrEnum):
-    """Who deals the next hand (RULES.md §2.5). A dead hand always keeps the dealer."""
+    """Who deals the next hand (/rules/classic#dealer). A dead hand always keeps the dealer."""
 
     WINNER = "winner"
     LOSER = "loser"
@@ -43,7 +43,7 @@ class NextDealer(StrEnum):
 
 
 class OklahomaAce(StrEnum):
-    """What an ace upcard means in Oklahoma gin (RULES.md §3)."""
+    """What an ace upcard means in Oklahoma gin (/rules/oklahoma#upcard)."""
 
     GIN_ONLY = "gin_only"
     ONE = "one"
@@ -67,7 +67,7 @@ class Rules:
     oklahoma: bool = False
     oklahoma_ace: OklahomaAce = OklahomaAce.GIN_ONLY
     spade_doubles: bool = True  # only with ``oklahoma``
-    sets_need_sequence: bool = True  # Remi only (RULES.md §7)
+    sets_need_sequence: bool = True  # Remi only (/rules/remi)
     deals: int | None = None  # Remi: end after this many deals instead of at the target
     hollywood_fourth: bool = False  # Hollywood: a 4th column opens when column 1 closes
     preset: str = "custom"  # the preset these values started from, for display
@@ -180,9 +180,9 @@ PRESETS: dict[str, Rules] = {
     "pagat": Rules(game_bonus=100, box_bonus=20, shutout=Shutout.FLAT, preset="pagat"),
     "modern": _MODERN,
     "oklahoma": dataclasses.replace(_MODERN, oklahoma=True, target=150, preset="oklahoma"),
-    # Three-hand gin (§5, seed 001): gin 25 ("some say 20"), undercut 10, no bonuses.
+    # Three-hand gin (/rules/three_hand): gin 25 ("some say 20"), undercut 10, no bonuses.
     "three_hand": Rules(gin_bonus=25, preset="three_hand"),
-    # Partnership gin (§6, seed 004's teams): the Russian values, target 125.
+    # Partnership gin (/rules/partnership): the Russian values, target 125.
     "partnership": Rules(
         gin_bonus=25,
         undercut_bonus=25,
@@ -192,7 +192,7 @@ PRESETS: dict[str, Rules] = {
         shutout=Shutout.DOUBLE,
         preset="partnership",
     ),
-    # Remi scores its own way (RULES.md §7); the gin settings are unused there.
+    # Remi scores its own way (/rules/remi); the gin settings are unused there.
     "remi": Rules(target=500, preset="remi"),
 }
 

@@ -1,7 +1,8 @@
-"""Settling one two-player gin hand (RULES.md §2.2, §2.3, §3), with an explanation.
+"""Settling one two-player gin hand, with an explanation (rule cards /rules/classic#knock
+to #undercut, /rules/oklahoma#upcard).
 
 ``settle_gin_hand`` scores a hand from both players' cards: declared melds and layoffs
-are checked and scored as declared; omitted ones are chosen as RULES.md §2.2 says.
+are checked and scored as declared; omitted ones are chosen as /rules/classic#layoffs says.
 ``score_quick_hand`` scores typed totals (the score sheet's quick mode). Both check
 everything first and raise ``HandError`` listing every problem.
 
@@ -85,7 +86,7 @@ class HandResult:
 
 
 def knock_limit(rules: Rules, upcard: Card | None) -> tuple[int, list[Step]]:
-    """The hand's knock limit; in Oklahoma gin the upcard sets it (RULES.md §3)."""
+    """The hand's knock limit; in Oklahoma gin the upcard sets it (/rules/oklahoma#upcard)."""
     if not rules.oklahoma or upcard is None:
         return rules.knock_limit, []
     if upcard.rank == Rank.ACE and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
@@ -129,7 +130,8 @@ def limit_message(rules: Rules, limit: int, upcard: Card | None, deadwood: int) 
 def _final_score(
     rules: Rules, knocker: int, defender: int, *, big_gin: bool, upcard: Card | None
 ) -> tuple[Outcome, Side | None, int, bool, list[Step]]:
-    """Outcome, winner, points and doubling by RULES.md §2.3 and §3."""
+    """Outcome, winner, points and doubling by /rules/classic#gin to #tie and
+    /rules/oklahoma#upcard."""
     params = {"knocker": knocker, "defender": defender}
     outcome: Outcome
     winner: Side | None = Side.KNOCKER
@@ -370,7 +372,8 @@ def settle_gin_hand(
     layoffs: Sequence[LayoffInput] | None = None,
     upcard: Card | str | None = None,
 ) -> HandResult:
-    """Score a gin hand from both players' cards (RULES.md §2.2–§2.3, §3).
+    """Score a gin hand from both players' cards (rule cards /rules/classic#knock to
+    #undercut, /rules/oklahoma#upcard).
 
     The knocker holds 10 cards after his discard, or 11 (then big gin when all meld and
     big gin is played, otherwise his best discard). The defender holds 10. Declared
@@ -536,7 +539,7 @@ def score_quick_hand(
     """Score typed totals: how the hand ended and both deadwood counts.
 
     ``outcome`` is knock, gin, big_gin or dead; an undercut or a tie follows from the
-    numbers. A knock with no deadwood *is* gin (RULES.md §2.2) and is scored as gin,
+    numbers. A knock with no deadwood *is* gin (/rules/classic#knock) and is scored as gin,
     saying so. A dead hand ignores the numbers. Raises ``HandError`` with every problem.
 
     >>> from scorekeeper.scoring.rules import PRESETS

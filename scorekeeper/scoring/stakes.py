@@ -1,4 +1,4 @@
-"""Money: who pays whom when a game with a stake is over, and settling up (RULES.md §9).
+"""Money: who pays whom when a game with a stake is over, and settling up.
 
 Amounts are ``Decimal`` from end to end; a float never touches money. Each payment is
 worked out exactly and rounded half-up to the currency's minor unit only at the end

@@ -1,4 +1,4 @@
-"""Three-hand gin: box against a captain, the third player sitting out (RULES.md §5).
+"""Three-hand gin: box against a captain, the third player sitting out (/rules/three_hand#roles).
 
 Each entered ``HandScore`` names its winner by **role**, not seat: ``Role.BOX`` (0) or
 ``Role.CAPTAIN`` (1); the sitter never scores. After a hand the roles move:
@@ -59,7 +59,7 @@ class Roles:
         return (self.box, self.captain, self.out)[role]
 
     def after(self, hand: HandScore) -> Roles:
-        """The roles for the next hand (RULES.md §5)."""
+        """The roles for the next hand (/rules/three_hand#roles)."""
         if not hand.won:
             return self
         if hand.winner == Role.BOX:

@@ -1,4 +1,4 @@
-"""Two-player gin rummy (RULES.md §2) and Oklahoma gin (§3): one hand per row."""
+"""Two-player gin rummy (/rules/classic) and Oklahoma gin (/rules/oklahoma): one hand per row."""
 
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
 
 
 def settlement_json(settlement: Any) -> dict[str, Any] | None:
-    """A game's final settlement (RULES.md §2.4), or ``None`` while it goes on."""
+    """A game's final settlement (/rules/classic#game-bonus), or ``None`` while it goes on."""
     if settlement is None:
         return None
     return {

@@ -1,4 +1,5 @@
-"""Hollywood gin (RULES.md §4): ordinary two-player hands, three game columns on one sheet.
+"""Hollywood gin (/rules/hollywood#columns): ordinary two-player hands, three game columns
+on one sheet.
 
 Hands are entered exactly as in two-player gin (the quick and card forms, the API
 bodies and the checks are ``GinVariant``'s); only the sheet differs. The engine

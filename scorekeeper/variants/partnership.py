@@ -1,4 +1,4 @@
-"""Partnership gin (RULES.md §6): two teams of two, each deal two separate gin hands.
+"""Partnership gin (/rules/partnership#teams): two teams of two, each deal two separate gin hands.
 
 Players 1 & 3 (seats 0 & 2) play players 2 & 4 (seats 1 & 3). A deal is stored as
 ``{"mode": "deal", "tables": [hand_a, hand_b]}``: seat 0's table first, then seat 2's.

@@ -1,4 +1,4 @@
-"""Indonesian Remi (RULES.md §7): 2–4 players, a row per deal, running totals that may
+"""Indonesian Remi (/rules/remi): 2–4 players, a row per deal, running totals that may
 go negative, the lowest total deals next.
 
 A deal is stored in one of two shapes, one entry per player in seat order:

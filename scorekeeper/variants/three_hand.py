@@ -1,4 +1,4 @@
-"""Three-hand gin (RULES.md §5, seed 001): the box against a captain, one player sitting out.
+"""Three-hand gin (/rules/three_hand#roles): the box against a captain, one player sitting out.
 
 A hand is an ordinary gin hand (quick or cards, ``hands.inputs``' shapes) whose
 ``knocker`` is a **role** — 0 the box, 1 the captain — never a seat. The seats come
