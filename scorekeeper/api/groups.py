@@ -16,18 +16,17 @@ from flask import Response, abort, jsonify, request, url_for
 
 from .. import limits
 from ..db import get_session
-from ..games import access
-from ..groups import payments, service
-from ..groups.service import GroupView
 from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls
+from ..limits import ROSTER_MAX
 from ..models import Group
 from ..models import Payment as PaymentRow
 from ..money import AmountError, currency_code, parse_amount
-from ..names import same_name, text_problem
+from ..names import GROUP_NAME_MAX, same_name, text_problem
 from ..scoring.stakes import StakeError
+from ..services import access, payments
+from ..services import groups as service
+from ..services.groups import GroupView
 from . import bp
-
-GROUP_NAME_MAX = 60
 
 
 @bp.post("/groups")
@@ -40,7 +39,7 @@ def create_group() -> tuple[Response, int]:
         fail("name", f"a group needs a name of at most {GROUP_NAME_MAX} characters")
     if (bad := text_problem(name)) is not None:
         fail("name", f"a name cannot hold {bad}")
-    players = list_at(body.get("players"), "players", limit=service.ROSTER_MAX)
+    players = list_at(body.get("players"), "players", limit=ROSTER_MAX)
     if not all(isinstance(p, str) and p.strip() for p in players):
         fail("players", "every player needs a name")
     names = [p.strip() for p in players]

@@ -14,7 +14,7 @@ from flask import url_for
 from .. import limits
 from ..db import get_session
 from ..jsonbody import ApiError, json_object
-from ..rulings.record import keep_gin, keep_remi
+from ..services.rulings import keep_gin, keep_remi
 from . import bp
 from .gin import settle_hand, settle_inputs
 from .remi import remi_inputs, settle_deal

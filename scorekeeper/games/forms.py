@@ -22,32 +22,17 @@ from wtforms.validators import (
     NumberRange,
     Optional,
     Regexp,
-    ValidationError,
 )
 
+from ..forms import Text
 from ..hands.fields import WholeNumberField
-from ..names import same_name, text_problem
+from ..names import NAME_MAX, same_name
 
-NAME_MAX = 40
 SHORT_NAME_MAX = 20  # a short form the editor writes: it goes into a narrow column
-
-
-class Text:
-    """A field's text may hold no control character and nothing that is not valid
-    Unicode (``names.text_problem``)."""
-
-    def __call__(self, form: Any, field: Any) -> None:
-        bad = text_problem(field.data) if isinstance(field.data, str) else None
-        if bad is not None:
-            raise ValidationError(_("A name cannot hold the character %(char)s.", char=bad))
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
     return [SelectChoice(value, label) for value, label in pairs]
-
-
-class EmptyForm(FlaskForm):
-    """A button-only POST (undo, rematch, language) still carries CSRF."""
 
 
 def _optional_int(label: Any, low: int = 0, high: int = 10000) -> WholeNumberField:
@@ -279,24 +264,3 @@ class ShortNamesForm(FlaskForm):
               "different one.", number=pair[0] + 1),
         ]
         return False
-
-
-class VersionForm(FlaskForm):
-    """A button-only change (undo, delete) that names the sheet version it was drawn from."""
-
-    version = HiddenField()
-
-
-class PinForm(FlaskForm):
-    """Another phone at the table takes over editing with the game's PIN."""
-
-    pin = StringField(_l("PIN"), validators=[InputRequired(), Length(max=6)])
-
-
-class SetPinForm(FlaskForm):
-    """The editor sets or changes the PIN."""
-
-    pin = StringField(
-        _l("New PIN"),
-        validators=[InputRequired(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
-    )
