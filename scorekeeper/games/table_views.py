@@ -22,8 +22,9 @@ from flask_babel import pgettext
 
 from ..i18n import outcome_label
 from ..names import isolated
-from . import access, bp
-from .common import load
+from ..services import access
+from ..services.games import load
+from . import bp
 from .live_views import live_fetch
 
 VIEWS = ("upright", "turned", "split")
