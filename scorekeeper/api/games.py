@@ -22,7 +22,7 @@ from ..names import game_short_names, name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_stake
 from ..security import is_token
 from ..variants import VARIANTS, variant_for
-from . import bp
+from . import bodies, bp
 
 NAME_MAX = 40
 
@@ -31,7 +31,7 @@ NAME_MAX = 40
 @limits.create
 def create_game() -> tuple[Response, int]:
     """Start a game; the answer carries its edit secret and links."""
-    body = json_object()
+    body = bodies.read(bodies.NewGame)
     name = body.get("variant", "gin")
     if not isinstance(name, str) or name not in VARIANTS:
         fail("variant", f"must be one of {', '.join(VARIANTS)}")
@@ -91,7 +91,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     key = _idempotency_key()
     variant = variant_for(game)
     try:
-        inputs = variant.api_inputs(json_object(), game)
+        inputs = variant.api_inputs(bodies.check_hand(game.variant, json_object()), game)
     except ApiError:
         earlier = service.duplicate_of(db, game, key)
         if earlier is None:
