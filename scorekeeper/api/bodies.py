@@ -77,8 +77,10 @@ def checked(check: Callable[[Any], Any], schema: Any) -> PlainValidator:
 
 def whole(low: int | None = None, high: int | None = None, *,
           wrong: str = "must be a whole number") -> PlainValidator:
-    """A JSON integer (never ``true``, never ``2.0``) between ``low`` and ``high``."""
+    """A whole JSON number (``2`` or ``2.0``: JSON Schema's integer; never ``true``)
+    between ``low`` and ``high``."""
     def check(value: Any) -> int:
+        value = integral(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise refuse(wrong)
         if (low is not None and value < low) or (high is not None and value > high):
@@ -88,6 +90,14 @@ def whole(low: int | None = None, high: int | None = None, *,
         return value
 
     return checked(check, Annotated[int, Field(ge=low, le=high)])
+
+
+def integral(value: Any) -> Any:
+    """``2.0`` as ``2``: JSON has one kind of number, and JSON Schema counts a number with
+    no fraction as an integer; anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def flag() -> PlainValidator:
@@ -190,6 +200,8 @@ def _rules(value: Any) -> Any:
     by the engine (``scoring/rules.py``), as the pages' are, at ``rules.<setting>``."""
     if not isinstance(value, str | dict):
         raise refuse("must be a preset name or an object of settings")
+    if isinstance(value, dict):
+        return {name: integral(setting) for name, setting in value.items()}
     return value
 
 
@@ -289,15 +301,21 @@ Currency = Annotated[str, checked(_currency, Annotated[str, Field(pattern="^[A-Z
                            "one (a game in a group may take the group's).", examples=["EUR"])]
 
 
+# Something to read, and no NUL (PostgreSQL's text cannot hold it).
+NAME_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
+
+
 def _player_name(most: int) -> PlainValidator:
     def check(value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
             raise refuse("every player needs a name")
         if len(value.strip()) > most:
             raise refuse(f"a name has at most {most} characters")
+        if "\x00" in value:
+            raise refuse("a name cannot hold U+0000")
         return value
 
-    return checked(check, Annotated[str, Field(pattern=r"\S")])
+    return checked(check, Annotated[str, Field(pattern=NAME_PATTERN)])
 
 
 PlayerName = Annotated[str, _player_name(NAME_MAX),
@@ -390,6 +408,7 @@ class RemiRuling(RemiSettleRequest):
 
 
 def _seat_number(value: Any) -> int:
+    value = integral(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise refuse("must be a seat number")
     if not 0 <= value <= SEAT_MAX:
@@ -463,10 +482,11 @@ Knocker = Annotated[
 
 
 def _seat(value: Any) -> int:
-    return SEAT_ADAPTER.validate_python(value)
+    seat: int = SEAT_CHECK.func(value)  # type: ignore[call-arg]
+    return seat
 
 
-SEAT_ADAPTER: TypeAdapter[int] = TypeAdapter(Seat)
+SEAT_CHECK = whole(0, SEAT_MAX)
 Deadwood = Annotated[int, whole(0, DEADWOOD_MAX)]
 
 
@@ -578,6 +598,8 @@ class RemiCardDeal(TypedDict):
 def _group_name(value: Any) -> str:
     if not isinstance(value, str) or not value.strip() or len(value.strip()) > GROUP_NAME_MAX:
         raise refuse(f"a group needs a name of at most {GROUP_NAME_MAX} characters")
+    if "\x00" in value:
+        raise refuse("a name cannot hold U+0000")
     return value
 
 
@@ -585,7 +607,7 @@ class NewGroup(TypedDict):
     __pydantic_config__ = ConfigDict(  # type: ignore[misc]
         json_schema_extra={"dependentRequired": {"stake": ["currency"]}})
 
-    name: Annotated[str, checked(_group_name, Annotated[str, Field(pattern=r"\S")]),
+    name: Annotated[str, checked(_group_name, Annotated[str, Field(pattern=NAME_PATTERN)]),
                     Field(description="The group's name.")]
     players: Annotated[list[PlayerName], listed(ROSTER_MAX, 1),
                        Field(description="The regular players, all different.",
@@ -712,13 +734,14 @@ def path(loc: Sequence[int | str]) -> str:
 
 def check(body: dict[str, Any], shape: Any,
           also: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
-    """``body`` if it has the ``shape`` (one of ``BODIES``); otherwise ``ApiError``.
+    """``body`` as read by its ``shape`` (one of ``BODIES``): the fields the shape names,
+    whole numbers as ``int``; otherwise ``ApiError``.
 
     ``also`` reads the body for the engine: when the shape is wrong, the engine's
     problems at other fields (a card that is none, an unknown preset) are named too, so
     that every mistake is reported at once."""
     try:
-        ADAPTERS[shape].validate_python(body)
+        read_body: dict[str, Any] = ADAPTERS[shape].validate_python(body)
     except ValidationError as exc:
         found = problems(exc)
         if also is not None:
@@ -727,7 +750,8 @@ def check(body: dict[str, Any], shape: Any,
             except ApiError as more:
                 found = _together(found, more.problems)
         raise ApiError(found) from None
-    return body
+    # A field whose JSON name is a Python word (``from``) is read as ``from_``.
+    return {key.removesuffix("_"): value for key, value in read_body.items()}
 
 
 def _together(shape: list[tuple[str, str]], engine: Sequence[tuple[str, str]]
@@ -812,21 +836,22 @@ def remi_deal_shape(body: dict[str, Any]) -> Any:
 
 
 def check_hand(variant: str, body: dict[str, Any]) -> dict[str, Any]:
-    """``body`` if it has the shape of a hand (a deal) of the ``variant``'s games."""
+    """``body`` as read by the shape of a hand (a deal) of the ``variant``'s games."""
     if variant == "remi":
         return check(body, remi_deal_shape(body))
     if variant != "partnership":
         return check(body, gin_hand_shape(body))
     check(body, PartnershipDeal)
     found: list[tuple[str, str]] = []
+    tables = []
     for i, table in enumerate(body["tables"]):
         if not isinstance(table, dict):
             found.append((f"tables[{i}]", "must be an object"))
             continue
         try:
-            check(table, gin_hand_shape(table))
+            tables.append(check(table, gin_hand_shape(table)))
         except ApiError as exc:
             found.extend((f"tables[{i}].{where}", message) for where, message in exc.problems)
     if found:
         raise ApiError(found)
-    return body
+    return {"tables": tables}

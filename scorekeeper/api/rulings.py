@@ -31,9 +31,9 @@ def keep_ruling() -> tuple[dict[str, Any], int]:
     if kind not in KINDS:
         raise ApiError([("kind", "must be gin or remi")])
     if kind == "remi":
-        bodies.check(body, bodies.RemiRuling, remi_inputs)
+        body = bodies.check(body, bodies.RemiRuling, remi_inputs)
     else:
-        bodies.check(body, bodies.GinRuling, settle_inputs)
+        body = bodies.check(body, bodies.GinRuling, settle_inputs)
     if kind == "remi":
         rules, players = remi_inputs(body)
         ruling = keep_remi(rules, players, settle_deal(rules, players))
