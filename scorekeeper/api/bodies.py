@@ -309,13 +309,13 @@ def _player_name(most: int) -> PlainValidator:
     def check(value: Any) -> str:
         if not isinstance(value, str) or not value.strip():
             raise refuse("every player needs a name")
-        if len(value.strip()) > most:
+        if len(value) > most:
             raise refuse(f"a name has at most {most} characters")
         if "\x00" in value:
             raise refuse("a name cannot hold U+0000")
         return value
 
-    return checked(check, Annotated[str, Field(pattern=NAME_PATTERN)])
+    return checked(check, Annotated[str, Field(pattern=NAME_PATTERN, max_length=most)])
 
 
 PlayerName = Annotated[str, _player_name(NAME_MAX),
