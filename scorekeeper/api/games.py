@@ -23,14 +23,14 @@ from ..services import access
 from ..services import games as service
 from ..services.documents import game_json
 from ..variants import VARIANTS, variant_for
-from . import bp
+from . import bodies, bp
 
 
 @bp.post("/games")
 @limits.create
 def create_game() -> tuple[Response, int]:
     """Start a game; the answer carries its edit secret and links."""
-    body = json_object()
+    body = bodies.read(bodies.NewGame)
     name = body.get("variant", "gin")
     if not isinstance(name, str) or name not in VARIANTS:
         fail("variant", f"must be one of {', '.join(VARIANTS)}")
@@ -90,7 +90,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     key = _idempotency_key()
     variant = variant_for(game)
     try:
-        inputs = variant.api_inputs(json_object(), game)
+        inputs = variant.api_inputs(bodies.check_hand(game.variant, json_object()), game)
     except ApiError:
         earlier = service.duplicate_of(db, game, key)
         if earlier is None:
