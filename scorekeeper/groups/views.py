@@ -24,7 +24,7 @@ from ..money import (
     parse_amount,
     read_stake,
 )
-from ..services import access, payments
+from ..services import access, exports, payments
 from ..services import groups as service
 from ..services.standings import running_margins
 from ..variants import VARIANTS
@@ -174,6 +174,34 @@ def player(group_id: str, name: str) -> str:
         filters=filters,
         variants=VARIANTS,
     )
+
+
+@bp.get("/groups/<group_id>/games.csv")
+def games_csv(group_id: str) -> Response:
+    """The group's games as CSV: who played, who won, the finals."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    shown = service.view(db, group)
+    service.keep_summaries(shown)
+    body = exports.games_csv(shown.games)
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-games.csv")
+
+
+@bp.get("/groups/<group_id>/hands.csv")
+def hands_csv(group_id: str) -> Response:
+    """Every hand of the group's games as CSV, one row a hand."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    body = exports.hands_csv(exports.games_with_hands(db, group))
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-hands.csv")
+
+
+@bp.get("/groups/<group_id>/payments.csv")
+def payments_csv(group_id: str) -> Response:
+    """The payments recorded in the group as CSV."""
+    group = service.load_group(get_session(), group_id)
+    body = exports.payments_csv(group)
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-payments.csv")
 
 
 def _settings_form(group: Group) -> GroupForm:
