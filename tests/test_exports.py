@@ -124,3 +124,16 @@ def test_the_sheet_and_the_group_page_link_their_csv_files(
     page = client.get(f"/groups/{group}").get_data(as_text=True)
     for name in ("games", "hands", "payments"):
         assert f'href="/groups/{group}/{name}.csv"' in page
+
+
+def test_the_groups_ratings_highest_first(client: FlaskClient, friday: dict[str, Any]) -> None:
+    header, rows = read_csv(client, f"/groups/{friday['group']['id']}/ratings.csv")
+    assert header == ["player", "rating", "mu", "sigma", "rated games", "provisional",
+                      "best rating"]
+    api_rows = client.get(f"/api/v1/groups/{friday['group']['id']}").get_json()["standings"]
+    by_rating = sorted(api_rows, key=lambda r: -r["rating"])
+    assert [r["player"] for r in rows] == [r["name"] for r in by_rating]
+    assert [(r["rated games"], r["provisional"]) for r in rows] == [
+        (str(r["rated_games"]), "yes") for r in by_rating]
+    for row, api_row in zip(rows, by_rating, strict=True):
+        assert round(float(row["rating"]), 2) == api_row["rating"]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +38,7 @@ from ..models import Game, Group
 from ..scoring import HandError
 from ..variants import VARIANTS
 from ..variants.replay import game_rules
+from .ratings import Rating
 from .summaries import GameRecord
 
 SEATS = 4  # the most players a game has (partnership, Remi)
@@ -222,3 +223,18 @@ def games_with_hands(db: Session, group: Group) -> list[Game]:
     """The group's games with their hands, in one query for the hands."""
     query = select(Game).where(Game.group_id == group.id).options(selectinload(Game.hands))
     return list(db.scalars(query).all())
+
+
+# --- ratings -----------------------------------------------------------------------------
+
+RATINGS_HEADER = ("player", "rating", "mu", "sigma", "rated games", "provisional", "best rating")
+
+
+def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:
+    """Each player's rating (μ − 3σ), μ and σ to four places, highest rating first."""
+    rows = [
+        [r.name, f"{r.value:.4f}", f"{r.mu:.4f}", f"{r.sigma:.4f}", r.games,
+         "yes" if r.provisional else "no", f"{r.best:.4f}"]
+        for r in sorted(ratings.values(), key=lambda r: (-r.value, r.name))
+    ]
+    return csv_bytes(RATINGS_HEADER, rows)
