@@ -307,7 +307,7 @@ def test_the_page_shows_every_operation_in_the_documents_order(client: FlaskClie
         for method, op in item.items()
     ]
     assert sorted((i, m, unescape(p)) for i, m, p in shown) == sorted(listed)
-    assert len(shown) == 15
+    assert len(shown) == 16
 
 
 def test_the_page_needs_no_script_and_nothing_from_elsewhere(client: FlaskClient) -> None:
