@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from openskill.models import PlackettLuce
 
@@ -70,24 +71,47 @@ def rated(records: Iterable[GameRecord], kinds: Collection[str] | None) -> list[
     )
 
 
+# A rated game as the replay needs it: id, players, finals by name, teams.
+Played = tuple[str, tuple[str, ...], tuple[tuple[str, int], ...], tuple[tuple[str, ...], ...]]
+
+
 def ratings(
     roster: Iterable[str], records: Iterable[GameRecord], kinds: Collection[str] | None = None
 ) -> dict[str, Rating]:
     """Every player's rating (the roster's and anybody else's who played a rated game)
     after replaying the rated games in order."""
+    played = tuple(
+        (r.game_id, r.players, tuple(sorted(r.finals.items())), tuple(map(tuple, r.teams)))
+        for r in rated(records, kinds)
+    )
     table = {name: Rating(name) for name in roster}
-    for record in rated(records, kinds):
-        sides = [tuple(team) for team in record.teams] or [(name,) for name in record.players]
-        finals = [record.finals[side[0]] for side in sides]
+    for name, (mu, sigma, history) in _replayed(played).items():
+        table[name] = Rating(name, mu, sigma, len(history), list(history))
+    return table
+
+
+@lru_cache(maxsize=64)
+def _replayed(
+    played: tuple[Played, ...],
+) -> dict[str, tuple[float, float, tuple[tuple[str, float], ...]]]:
+    """μ, σ and the rating after each game, per player, from the rated games in order.
+    Remembered by the games themselves (their ids, finals and teams): a group page, its
+    JSON and each player's page read the same games in a row, and any change to a game
+    (a corrected hand, another kind counted) is another key."""
+    table: dict[str, Rating] = {}
+    for game_id, players, finals_by_name, teams in played:
+        finals_of = dict(finals_by_name)
+        sides = list(teams) or [(name,) for name in players]
+        finals = [finals_of[side[0]] for side in sides]
         # Plackett–Luce ranks: 1 is first; equal finals share a place.
         ranks = [1.0 + sum(other > final for other in finals) for final in finals]
-        players = [[table.setdefault(name, Rating(name)) for name in side] for side in sides]
-        teams = [
-            [MODEL.rating(mu=p.mu, sigma=p.sigma, name=p.name) for p in side] for side in players
+        seated = [[table.setdefault(name, Rating(name)) for name in side] for side in sides]
+        teams_now = [
+            [MODEL.rating(mu=p.mu, sigma=p.sigma, name=p.name) for p in side] for side in seated
         ]
-        for side, after in zip(players, MODEL.rate(teams, ranks=ranks), strict=True):
+        for side, after in zip(seated, MODEL.rate(teams_now, ranks=ranks), strict=True):
             for player, new in zip(side, after, strict=True):
                 player.mu, player.sigma = new.mu, new.sigma
                 player.games += 1
-                player.history.append((record.game_id, player.value))
-    return table
+                player.history.append((game_id, player.value))
+    return {name: (r.mu, r.sigma, tuple(r.history)) for name, r in table.items()}
