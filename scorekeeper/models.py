@@ -169,6 +169,8 @@ class Group(Base):
     # The default stake of the group's games, exact decimal text, and its currency.
     stake: Mapped[str | None] = mapped_column(String(20), default=None)
     currency: Mapped[str | None] = mapped_column(String(3), default=None)
+    # The kinds of game (``Variant.name``) the group's ratings count; ``None``: every kind.
+    rating_kinds: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
     # Bumped by every change to the payments, as a game's by every change to its hands:
     # a form carries the version it was drawn from, so a second click or another

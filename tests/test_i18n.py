@@ -408,6 +408,12 @@ PLURALS = {
             "few": "Записаны {n} платежа: все в расчёте.",
             "many": "Записано {n} платежей: все в расчёте.",
         },
+        "%(num)d game": {"one": "{n} партия", "few": "{n} партии", "many": "{n} партий"},
+        "Provisional: %(num)d more rated game before the number settles.": {
+            "one": "Предварительный: ещё {n} партия в рейтинге, и число устоится.",
+            "few": "Предварительный: ещё {n} партии в рейтинге, и число устоится.",
+            "many": "Предварительный: ещё {n} партий в рейтинге, и число устоится.",
+        },
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -421,6 +427,9 @@ PLURALS = {
         "In progress after %(num)d deal; %(name)s deals next.":
             "در جریان، پس از {n} دست؛ دست بعدی را \u2068Ann\u2069 می‌دهد.",
         "%(num)d payment recorded: everybody is square.": "{n} پرداخت ثبت شد: حساب همه صاف است.",
+        "%(num)d game": "{n} بازی",
+        "Provisional: %(num)d more rated game before the number settles.":
+            "موقت: {n} بازی رتبه‌دار دیگر تا این عدد جا بیفتد.",
     },
 }
 

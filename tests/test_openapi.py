@@ -91,6 +91,7 @@ STATUSES = {
     "addHand": {"200", "201", "403", "404", "409", "413", "422"},
     "createGroup": {"201", "413", "422", "429"},
     "readGroup": {"200", "404"},
+    "readPlayer": {"200", "404"},
     "recordPayment": {"201", "403", "404", "409", "413", "422"},
     "correctPayment": {"200", "403", "404", "409", "413", "422"},
     "deletePayment": {"200", "403", "404", "409"},
@@ -306,7 +307,7 @@ def test_the_page_shows_every_operation_in_the_documents_order(client: FlaskClie
         for method, op in item.items()
     ]
     assert sorted((i, m, unescape(p)) for i, m, p in shown) == sorted(listed)
-    assert len(shown) == 15
+    assert len(shown) == 16
 
 
 def test_the_page_needs_no_script_and_nothing_from_elsewhere(client: FlaskClient) -> None:

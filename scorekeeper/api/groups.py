@@ -23,9 +23,11 @@ from ..models import Payment as PaymentRow
 from ..money import AmountError, currency_code, parse_amount
 from ..names import GROUP_NAME_MAX, same_name, text_problem
 from ..scoring.stakes import StakeError
-from ..services import access, payments
+from ..services import access, payments, players
 from ..services import groups as service
 from ..services.groups import GroupView
+from ..services.summaries import MELD
+from ..variants import VARIANTS
 from . import bodies, bp
 
 
@@ -97,6 +99,7 @@ def group_json(shown: GroupView) -> dict[str, Any]:
         "players": list(group.players),
         "stake": group.stake,
         "currency": group.currency,
+        "rating_kinds": group.rating_kinds or sorted(VARIANTS),
         "games": [
             {
                 "id": game.id,
@@ -133,6 +136,7 @@ def group_json(shown: GroupView) -> dict[str, Any]:
                 "longest_streak": s.longest_streak,
                 "biggest_hand": s.biggest_hand,
                 "balance": str(shown.balances.get(s.name, "0")),
+                **rating_json(shown, s.name),
             }
             for s in st.players
         ],
@@ -162,6 +166,70 @@ def group_json(shown: GroupView) -> dict[str, Any]:
             }
             for change in changes
         ],
+    }
+
+
+@bp.get("/groups/<group_id>/players/<name>")
+def read_player(group_id: str, name: str) -> Response:
+    """One player across the group: rating and its history, every counted figure,
+    results against each opponent, money won and lost, his games."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    shown = service.view(db, group)
+    service.keep_summaries(shown)
+    figures = players.player_view(shown, name)
+    if figures is None:
+        abort(404)
+    s, rating = figures.standing, figures.rating
+    return jsonify({
+        "name": name,
+        **rating_json(shown, name),
+        "best_rating": round(rating.best, 2),
+        "rating_history": [{"game": game, "rating": round(value, 2)}
+                           for game, value in rating.history],
+        "games": s.games,
+        "wins": s.wins,
+        "win_rate": s.win_rate,
+        "win_rate_history": [{"game": game, "win_rate": rate}
+                             for game, _when, rate in figures.win_rates],
+        "longest_streak": s.longest_streak,
+        "figures": {key: n for key, n in sorted(s.counts.items())
+                    if not key.startswith(MELD)},
+        "average_won_hand": s.average("won_points", "hands_won"),
+        "average_knock_deadwood": s.average("knock_deadwood", "card_knocks"),
+        "average_caught_deadwood": s.average("caught", "card_knocker_hands"),
+        "layoffs_per_hand": s.average("laid_off", "card_defences"),
+        "melds": [{"cards": cards, "times": n} for cards, n in figures.melds],
+        "against": [
+            {
+                "opponent": p.second if p.first == name else p.first,
+                "games": p.games,
+                "wins": p.first_wins if p.first == name else p.second_wins,
+                "losses": p.second_wins if p.first == name else p.first_wins,
+                "net": p.net if p.first == name else -p.net,
+            }
+            for p in figures.pairs
+        ],
+        "money_won": str(figures.won_money),
+        "money_lost": str(figures.lost_money),
+        "balance": str(shown.balances.get(name, "0")),
+        "balance_currency": shown.currency,
+        "game_ids": [r.game_id for r in figures.records],
+    })
+
+
+def rating_json(shown: GroupView, name: str) -> dict[str, Any]:
+    """A player's rating as the group's standings and his own page give it: the
+    conservative number (μ − 3σ) to two places, μ and σ, and how settled it is."""
+    rating = shown.ratings.get(name)
+    if rating is None:
+        return {"rating": None}
+    return {
+        "rating": round(rating.value, 2),
+        "rating_mu": round(rating.mu, 2),
+        "rating_sigma": round(rating.sigma, 2),
+        "rated_games": rating.games,
+        "rating_provisional": rating.provisional,
     }
 
 

@@ -111,6 +111,16 @@ MONEY = text(
 )
 CURRENCY = text("A three-letter currency code.", pattern="^[A-Z]{3}$", examples=["EUR"])
 HAND_OUTCOMES = ["knock", "undercut", "gin", "big_gin", "tie", "dead"]
+DECIMAL: Schema = {"type": "number", "description": "Two decimal places."}
+RATING: dict[str, Schema] = {
+    "rating": {"type": ["number", "null"], "description": "The conservative skill rating, "
+               "mu − 3 sigma (openskill's Plackett–Luce ordinal), two places; 0 at the "
+               "start."},
+    "rating_mu": DECIMAL,
+    "rating_sigma": DECIMAL,
+    "rated_games": number("Games counted for the rating.", minimum=0),
+    "rating_provisional": {"type": "boolean", "description": "Fewer than 5 rated games."},
+}
 
 
 # --- what requests carry: the bodies' own schemas (api/bodies.py) ---------------------
@@ -629,6 +639,52 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
                  "recorded": array(ref("RecordedPayment"))}),
         ],
     },
+    "Player": obj(
+        {
+            "name": text("The player's name."),
+            **RATING,
+            "best_rating": DECIMAL,
+            "rating_history": array(obj({"game": text("A rated game's id."),
+                                         "rating": DECIMAL}, ("game", "rating")),
+                                    description="The rating after each rated game, oldest "
+                                    "first."),
+            "games": number("Finished games counted.", minimum=0),
+            "wins": number("", minimum=0),
+            "win_rate": {"type": ["number", "null"], "description": "Games won out of games "
+                         "played, 0 to 1."},
+            "win_rate_history": array(obj({"game": text(""), "win_rate": {"type": "number"}},
+                                          ("game", "win_rate"))),
+            "longest_streak": number("", minimum=0),
+            "figures": {"type": "object", "additionalProperties": {"type": "integer"},
+                        "description": "Every counted figure by name (`gins`, `big_gins`, "
+                        "`undercuts_made`, `undercuts_suffered`, `shutouts_given`, "
+                        "`gin_missed`: knocks whose cards held a gin…)."},
+            **{key: {"type": ["number", "null"], "description": what} for key, what in (
+                ("average_won_hand", "Points of a won hand, on average."),
+                ("average_knock_deadwood", "Deadwood when knocking (hands entered with "
+                 "cards)."),
+                ("average_caught_deadwood", "The defender's deadwood when this player "
+                 "knocked (hands entered with cards)."),
+                ("layoffs_per_hand", "Cards laid off per hand defended (with cards)."),
+            )},
+            "melds": array(obj({"cards": text(""), "times": number("", minimum=1)},
+                               ("cards", "times")), description="The melds laid most."),
+            "against": array(obj({"opponent": text(""), "games": number("", minimum=0),
+                                  "wins": number("", minimum=0),
+                                  "losses": number("", minimum=0),
+                                  "net": number("This player's finals less the "
+                                                "opponent's.")},
+                                 ("opponent", "games", "wins", "losses", "net"))),
+            "money_won": MONEY,
+            "money_lost": MONEY,
+            "balance": MONEY,
+            "balance_currency": nullable(CURRENCY),
+            "game_ids": array(text(""), description="The player's games, newest first."),
+        },
+        ("name", "rating", "games", "wins", "rating_history", "against", "money_won",
+         "money_lost"),
+        description="One player across a group.",
+    ),
     "Standing": obj(
         {
             **{
@@ -642,6 +698,7 @@ RESPONSE_SCHEMAS: dict[str, Schema] = {
             "margins": number("Margins added up."),
             "biggest_hand": nullable(number("")),
             "balance": MONEY,
+            **RATING,
         },
         ("name", "games", "wins", "finals", "margins", "hands", "hands_won", "gins",
          "big_gins", "undercuts", "undercuts_suffered", "knocks", "dead_hands", "boxes",
@@ -883,6 +940,19 @@ PATHS: dict[str, dict[str, Schema]] = {
             {"200": answer("The group.", ref("Group")), **refused("404")},
             tags=["Groups"],
             parameters=[path_id("group_id", "group")],
+        )
+    },
+    "/groups/{group_id}/players/{name}": {
+        "get": operation(
+            "readPlayer",
+            "Read a player of a group",
+            "One player across the group's finished games: rating and its history, "
+            "figures, results against each opponent, money won and lost.",
+            {"200": answer("The player.", ref("Player")), **refused("404")},
+            tags=["Groups"],
+            parameters=[path_id("group_id", "group"),
+                        {"name": "name", "in": "path", "required": True,
+                         "description": "The player's name.", "schema": {"type": "string"}}],
         )
     },
     "/groups/{group_id}/payments": {

@@ -12,7 +12,7 @@ from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm, VersionForm
 from ..models import Game, Group
 from ..names import game_short_names
-from ..services import access
+from ..services import access, exports
 from ..services import games as service
 from ..services.games import load, locked
 from ..services.summaries import payments_of
@@ -77,6 +77,14 @@ def _render_sheet(
         edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
     )
     return make_response(body, status)
+
+
+@bp.get("/g/<game_id>/hands.csv")
+def hands_csv(game_id: str) -> Response:
+    """The game's hands as CSV, one row a hand, for a spreadsheet."""
+    game, _variant = load(game_id)
+    body = exports.csv_bytes(exports.HANDS_HEADER, exports.hand_rows(game))
+    return exports.csv_response(body, f"scorekeeper-game-{game.id}-hands.csv")
 
 
 def _known_group(game: Game) -> Group | None:

@@ -12,6 +12,7 @@ from wtforms import (
     HiddenField,
     SelectChoice,
     SelectField,
+    SelectMultipleField,
     StringField,
     TextAreaField,
 )
@@ -63,6 +64,16 @@ class GroupForm(FlaskForm):
             if name and name not in names:
                 names.append(name)
         return names
+
+
+class RatingKindsForm(FlaskForm):
+    """The kinds of game the group's ratings count (at least one)."""
+
+    kinds = SelectMultipleField(
+        _l("Kinds of game that count for the ratings"),
+        choices=[],
+        validators=[InputRequired(message=_l("Choose at least one kind of game."))],
+    )
 
 
 class PaymentForm(FlaskForm):

@@ -14,6 +14,7 @@ from wtforms import SelectChoice
 
 from .. import limits
 from ..charts.margins import head_to_head_chart, margin_chart
+from ..charts.player import rating_chart, win_rate_chart
 from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group
@@ -24,12 +25,20 @@ from ..money import (
     parse_amount,
     read_stake,
 )
-from ..services import access, payments
+from ..services import access, exports, payments, players
 from ..services import groups as service
+from ..services.ratings import START
 from ..services.standings import running_margins
 from ..variants import VARIANTS
 from . import bp, typed_amount
-from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm, SettleForm
+from .forms import (
+    AddGameForm,
+    FilterForm,
+    GroupForm,
+    PaymentForm,
+    RatingKindsForm,
+    SettleForm,
+)
 
 
 def _to_page(group: Group, anchor: str = "") -> Response:
@@ -121,6 +130,7 @@ def _render_page(
     form: PaymentForm,
     status: int = 200,
     settings: GroupForm | None = None,
+    kinds_form: RatingKindsForm | None = None,
 ) -> Response:
     editable = access.can_edit(group)
     body = render_template(
@@ -130,6 +140,8 @@ def _render_page(
         filters=filters,
         editable=editable,
         editable_games=access.editable(),
+        night=players.last_night(shown),
+        kinds_form=kinds_form or _kinds_form(group),
         chart=margin_chart(running_margins(shown.standings)),
         h2h_chart=head_to_head_chart((p.first, p.second, p.net) for p in shown.standings.pairs),
         payment_form=form,
@@ -153,27 +165,94 @@ def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
 
 @bp.get("/groups/<group_id>/players/<name>")
 def player(group_id: str, name: str) -> str:
-    """One player across the group: every figure, head-to-head, his games."""
+    """One player across the group: his rating, every figure, head-to-head, his games."""
     db = get_session()
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
     service.keep_summaries(shown)
-    standing = next((s for s in shown.standings.players if s.name == name), None)
-    if standing is None:
+    figures = players.player_view(shown, name)
+    if figures is None:
         abort(404)
-    pairs = [p for p in shown.standings.pairs if name in (p.first, p.second)]
-    games = [(g, r) for g, r in shown.games if name in r.players]
+    rating = figures.rating
     return render_template(
         "groups/player.html",
         group=group,
         view=shown,
-        s=standing,
-        pairs=pairs,
-        games=games,
+        p=figures,
+        s=figures.standing,
+        pairs=figures.pairs,
         filters=filters,
         variants=VARIANTS,
+        rating_chart=rating_chart(name, START, [v for _g, v in rating.history]),
+        win_rate_chart=win_rate_chart(name, [rate for _g, _d, rate in figures.win_rates]),
     )
+
+
+@bp.get("/groups/<group_id>/games.csv")
+def games_csv(group_id: str) -> Response:
+    """The group's games as CSV: who played, who won, the finals."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    shown = service.view(db, group)
+    service.keep_summaries(shown)
+    body = exports.games_csv(shown.games)
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-games.csv")
+
+
+@bp.get("/groups/<group_id>/hands.csv")
+def hands_csv(group_id: str) -> Response:
+    """Every hand of the group's games as CSV, one row a hand."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    body = exports.hands_csv(exports.games_with_hands(db, group))
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-hands.csv")
+
+
+@bp.get("/groups/<group_id>/payments.csv")
+def payments_csv(group_id: str) -> Response:
+    """The payments recorded in the group as CSV."""
+    group = service.load_group(get_session(), group_id)
+    body = exports.payments_csv(group)
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-payments.csv")
+
+
+@bp.get("/groups/<group_id>/ratings.csv")
+def ratings_csv(group_id: str) -> Response:
+    """The group's ratings as CSV."""
+    db = get_session()
+    group = service.load_group(db, group_id)
+    shown = service.view(db, group)
+    service.keep_summaries(shown)
+    body = exports.ratings_csv(shown.ratings)
+    return exports.csv_response(body, f"scorekeeper-group-{group.id}-ratings.csv")
+
+
+def _kinds_form(group: Group) -> RatingKindsForm:
+    form = RatingKindsForm(prefix="rating")
+    form.kinds.choices = [SelectChoice(v.name, v.short_label) for v in VARIANTS.values()]
+    if not form.is_submitted():
+        form.kinds.data = list(group.rating_kinds or VARIANTS)
+    return form
+
+
+@bp.post("/groups/<group_id>/rating-kinds")
+def rating_kinds(group_id: str) -> Response:
+    """Which kinds of game count for the group's ratings."""
+    db = get_session()
+    group = service.lock_group(db, group_id)
+    access.require_edit(group)
+    form = _kinds_form(group)
+    if not form.validate_on_submit():
+        rollback_to_reading()
+        filters, _kind, _days = _filters()
+        shown = service.view(db, group)
+        return _render_page(group, shown, filters, _payment_form(group), 422, kinds_form=form)
+    chosen = [name for name in VARIANTS if name in form.kinds.data]
+    group.rating_kinds = None if len(chosen) == len(VARIANTS) else chosen
+    db.commit()
+    flash(_("The ratings now count these kinds of game."))
+    return _to_page(group, "#ratings")
 
 
 def _settings_form(group: Group) -> GroupForm:

@@ -18,6 +18,7 @@ from ..models import Game, GameSummary, Group
 from ..money import currency_code
 from ..names import NAME_MAX
 from ..scoring.stakes import Payment, parse_stake
+from .ratings import Rating, ratings
 from .standings import Standings, group_balances, settle_group, standings
 from .summaries import GameRecord, payments_of, records_for, store_summaries
 
@@ -35,6 +36,9 @@ class GroupView:
     currency: str | None  # the balances' currency (``balance_currency``)
     left_out: tuple[str, ...]  # other currencies the group's games were played for
     fresh: tuple[GameSummary, ...]  # summaries counted for this view, to be stored
+    # Every player's rating, over all the group's games of the kinds it rates (the
+    # page's filters leave the ratings alone: a rating is the whole story of a player).
+    ratings: dict[str, Rating]
 
 
 def load_group(db: Session, group_id: str) -> Group:
@@ -127,6 +131,7 @@ def view(db: Session, group: Group, *, kind: str = "", days: int | None = None) 
         currency=currency,
         left_out=tuple(sorted(left_out)),
         fresh=tuple(fresh),
+        ratings=ratings(group.players, records, group.rating_kinds),
     )
 
 

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session, selectinload
 
 from ..hands.inputs import ScoredHand
 from ..models import Game, GameData, GameSummary
-from ..scoring import Outcome
+from ..scoring import Outcome, least_deadwood
 from ..scoring import stakes as money
 from ..scoring.stakes import Payment
 from ..scoring.three_hand import Role
@@ -253,10 +253,25 @@ def _gin_hand(
         if score.outcome not in (Outcome.GIN, Outcome.BIG_GIN):
             figures[knocker]["knock_deadwood"] += result.knocker.deadwood_points
             figures[knocker]["card_knocks"] += 1
+            if _gin_held(result.knocker):
+                figures[knocker]["gin_missed"] += 1
+        for name, side in ((knocker, result.knocker), (defender, result.defender)):
+            for meld in side.melds:  # each meld laid, by its cards: "meld 7S 7H 7D"
+                figures[name][f"{MELD}{meld}"] += 1
         figures[knocker]["caught"] += result.defender.deadwood_points
         figures[knocker]["card_knocker_hands"] += 1
         figures[defender]["laid_off"] += len(result.defender.layoffs)
         figures[defender]["card_defences"] += 1
+
+
+MELD = "meld "  # the prefix of a laid meld's count among a player's figures
+
+
+def _gin_held(knocker: Any) -> bool:
+    """Whether the ten cards a knocker kept (his melds and deadwood as laid) could all
+    have been melded: a gin he knocked with instead of laying it down."""
+    kept = [card for meld in knocker.melds for card in meld.cards] + list(knocker.deadwood)
+    return knocker.deadwood_points > 0 and least_deadwood(kept) == 0
 
 
 def _settled(

@@ -1,0 +1,139 @@
+"""CSV files a spreadsheet opens: the group's games, hands and payments, and a game's
+hands, checked against the hand-made group of tests/test_groups.py (every figure
+worked out there by hand)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from tests.test_groups import DEAD, api, knock, play
+from tests.test_groups import friday as friday  # the fixture
+
+BOM = "\ufeff".encode()
+
+
+def read_csv(client: FlaskClient, path: str) -> tuple[list[str], list[dict[str, str]]]:
+    """The file's header and rows, after checking what makes Excel read it right."""
+    response = client.get(path)
+    assert response.status_code == 200, path
+    assert response.mimetype == "text/csv"
+    assert "attachment" in response.headers["Content-Disposition"]
+    data = response.get_data()
+    assert data.startswith(BOM)
+    assert b"\r\n" in data
+    reader = csv.reader(io.StringIO(data[len(BOM):].decode("utf-8"), newline=""))
+    header, *rows = list(reader)
+    return header, [dict(zip(header, row, strict=True)) for row in rows]
+
+
+def seats(row: dict[str, str], *fields: str) -> list[tuple[str, ...]]:
+    return [tuple(row[f"{f} {n}"] for f in fields) for n in range(1, 5)]
+
+
+def test_the_groups_games_one_row_each_oldest_first(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    header, rows = read_csv(client, f"/groups/{friday['group']['id']}/games.csv")
+    assert header[:7] == ["date (UTC)", "game", "kind", "finished", "winners", "stake", "currency"]
+    assert [r["game"] for r in rows] == [friday[g]["id"] for g in ("g1", "g2", "g3", "g4")]
+    assert [(r["kind"], r["finished"], r["winners"], r["stake"], r["currency"]) for r in rows] == [
+        ("gin", "yes", "Ann", "0.01", "EUR"),
+        ("gin", "yes", "Bob", "0.01", "EUR"),
+        ("three_hand", "yes", "Bob", "0.01", "EUR"),
+        ("remi", "yes", "Cid", "0.01", "EUR"),
+    ]
+    assert [seats(r, "player", "final") for r in rows] == [
+        [("Ann", "278"), ("Bob", "125"), ("", ""), ("", "")],
+        [("Bob", "50"), ("Cid", "7"), ("", ""), ("", "")],
+        [("Ann", "0"), ("Bob", "71"), ("Cid", "0"), ("", "")],
+        [("Ann", "5"), ("Bob", "-30"), ("Cid", "130"), ("", "")],
+    ]
+
+
+def test_the_groups_hands_one_row_each_with_deadwood_points_and_totals(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    _header, rows = read_csv(client, f"/groups/{friday['group']['id']}/hands.csv")
+    g1 = [r for r in rows if r["game"] == friday["g1"]["id"]]
+    cells = ("hand", "outcome", "knocker", "knocker deadwood", "defender deadwood", "winner")
+    assert [tuple(r[c] for c in cells) for r in g1] == [
+        ("1", "knock", "Ann", "1", "16", "Ann"),
+        ("2", "knock", "Bob", "2", "49", "Bob"),
+        ("3", "dead", "", "", "", ""),
+        ("4", "knock", "Ann", "5", "60", "Ann"),
+        ("5", "undercut", "Ann", "7", "4", "Bob"),
+        ("6", "gin", "Ann", "0", "8", "Ann"),
+    ]
+    assert [seats(r, "points", "total")[:2] for r in g1] == [
+        [("15", "15"), ("0", "0")],
+        [("0", "15"), ("47", "47")],
+        [("0", "15"), ("0", "47")],
+        [("55", "70"), ("0", "47")],
+        [("0", "70"), ("28", "75")],  # 7 − 4 = 3, and the 25 undercut bonus
+        [("33", "103"), ("0", "75")],  # 8 and the 25 gin bonus
+    ]
+    g3 = [r for r in rows if r["game"] == friday["g3"]["id"]]
+    # Bob (captain) knocks 4 against Ann's 20; then Bob, now in the box, gins v Cid's 30.
+    assert [(r["knocker"], r["knocker deadwood"], r["defender deadwood"], r["winner"])
+            for r in g3] == [("Bob", "4", "20", "Bob"), ("Bob", "0", "30", "Bob")]
+    assert [seats(r, "player", "points", "total")[:3] for r in g3] == [
+        [("Ann", "0", "0"), ("Bob", "16", "16"), ("Cid", "0", "0")],
+        [("Ann", "0", "0"), ("Bob", "55", "71"), ("Cid", "0", "0")],
+    ]
+    (g4,) = [r for r in rows if r["game"] == friday["g4"]["id"]]
+    assert (g4["outcome"], g4["knocker"]) == ("went_out", "Cid")
+    assert seats(g4, "points", "total")[:3] == [("5", "5"), ("-30", "-30"), ("130", "130")]
+    assert len(rows) == 6 + 2 + 2 + 1
+
+
+def names_group(client: FlaskClient) -> dict[str, Any]:
+    group = api(client, "/groups", {"name": "Дом", "players": ["علی", "Борис"],
+                                    "stake": "0.5", "currency": "EUR"})
+    game = api(client, "/games", {"variant": "gin", "players": ["علی", "Борис"],
+                                  "group": group["id"]}, group["edit_secret"])
+    play(client, game, [knock(1, 3, 12), DEAD])
+    return {"group": group, "game": game}
+
+
+def test_persian_and_russian_names_come_back_from_the_csv_reader(client: FlaskClient) -> None:
+    made = names_group(client)
+    _header, rows = read_csv(client, f"/g/{made['game']['id']}/hands.csv")
+    assert [(r["knocker"], r["winner"], r["player 1"], r["player 2"], r["points 2"])
+            for r in rows] == [("Борис", "Борис", "علی", "Борис", "9"),
+                               ("", "", "علی", "Борис", "0")]
+    group = made["group"]
+    api(client, f"/groups/{group['id']}/payments",
+        {"from": "علی", "to": "Борис", "amount": "1.25", "date": "2026-01-02"},
+        group["edit_secret"])
+    header, rows = read_csv(client, f"/groups/{group['id']}/payments.csv")
+    assert header == ["date", "from", "to", "amount", "currency", "recorded (UTC)"]
+    assert [(r["date"], r["from"], r["to"], r["amount"], r["currency"]) for r in rows] == [
+        ("2026-01-02", "علی", "Борис", "1.25", "EUR")
+    ]
+
+
+def test_the_sheet_and_the_group_page_link_their_csv_files(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    game, group = friday["g1"]["id"], friday["group"]["id"]
+    assert f'href="/g/{game}/hands.csv"' in client.get(f"/g/{game}").get_data(as_text=True)
+    page = client.get(f"/groups/{group}").get_data(as_text=True)
+    for name in ("games", "hands", "payments"):
+        assert f'href="/groups/{group}/{name}.csv"' in page
+
+
+def test_the_groups_ratings_highest_first(client: FlaskClient, friday: dict[str, Any]) -> None:
+    header, rows = read_csv(client, f"/groups/{friday['group']['id']}/ratings.csv")
+    assert header == ["player", "rating", "mu", "sigma", "rated games", "provisional",
+                      "best rating"]
+    api_rows = client.get(f"/api/v1/groups/{friday['group']['id']}").get_json()["standings"]
+    by_rating = sorted(api_rows, key=lambda r: -r["rating"])
+    assert [r["player"] for r in rows] == [r["name"] for r in by_rating]
+    assert [(r["rated games"], r["provisional"]) for r in rows] == [
+        (str(r["rated_games"]), "yes") for r in by_rating]
+    for row, api_row in zip(rows, by_rating, strict=True):
+        assert round(float(row["rating"]), 2) == api_row["rating"]
