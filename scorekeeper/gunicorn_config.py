@@ -111,8 +111,8 @@ class WholeRequest:
     ``SPOOL``), never from the client.
 
     A client that sends slowly only holds its connection on the event loop; no
-    thread of the app waits for it. One that leaves before its body is in gets no
-    answer, and the app never sees its request.
+    thread of the app waits for it. One that leaves before its body is in, or stops
+    sending it, never reaches the app: it is answered 408.
     """
 
     def __init__(self, app: ASGIApp) -> None:
@@ -126,7 +126,13 @@ class WholeRequest:
         with tempfile.SpooledTemporaryFile(max_size=SPOOL) as body:
             while True:
                 message = await receive()
-                if message["type"] != "http.request":  # http.disconnect
+                if message["type"] != "http.request":
+                    # http.disconnect: the client left (then gunicorn drops what is
+                    # sent), or sent nothing more for gunicorn's ``timeout``.
+                    await send({"type": "http.response.start", "status": 408,
+                                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                                            (b"connection", b"close")]})
+                    await send({"type": "http.response.body", "body": b"Request Timeout"})
                     return
                 body.write(message.get("body", b""))
                 if not message.get("more_body", False):

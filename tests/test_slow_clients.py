@@ -122,11 +122,14 @@ def test_a_phone_is_answered_while_slow_clients_trickle(one_worker: str) -> None
         slow.stop()
 
 
-def through_whole_request(messages: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
+def through_whole_request(
+    messages: list[dict[str, Any]], answer: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]] | None:
     """The messages the app behind ``WholeRequest`` receives while it reads a request
     body to its end and once more, when the client sends ``messages`` (and then
     ``http.disconnect`` for ever); ``None`` if the app was never called. Each message
-    the app gets, it gets only once the client has sent all of ``messages``."""
+    the app gets, it gets only once the client has sent all of ``messages``. What is
+    sent to the client goes into ``answer``."""
     sent = iter(messages)
     left = len(messages)
 
@@ -146,8 +149,9 @@ def through_whole_request(messages: list[dict[str, Any]]) -> list[dict[str, Any]
             got.append(await receive())
         got.append(await receive())
 
-    async def send(message: Any) -> None:
-        raise AssertionError("nothing is sent here")
+    async def send(message: dict[str, Any]) -> None:
+        assert answer is not None, message
+        answer.append(message)
 
     asyncio.run(WholeRequest(app)({"type": "http"}, receive, send))
     return got if called else None
@@ -176,6 +180,11 @@ def test_an_empty_body_is_one_empty_message() -> None:
                    {"type": "http.disconnect"}]
 
 
-def test_a_client_that_leaves_before_its_body_is_in_never_reaches_the_app() -> None:
+def test_a_client_that_stops_before_its_body_is_in_never_reaches_the_app() -> None:
+    answer: list[dict[str, Any]] = []
     assert through_whole_request(
-        [{"type": "http.request", "body": b"{", "more_body": True}]) is None
+        [{"type": "http.request", "body": b"{", "more_body": True}], answer) is None
+    assert [message["type"] for message in answer] == [
+        "http.response.start", "http.response.body"]
+    assert answer[0]["status"] == 408
+    assert answer[1]["body"] == b"Request Timeout"
