@@ -5,31 +5,36 @@ gunicorn reads this module in its master process for its settings, so it imports
 nothing of the app: the logger that hides edit secrets, the master's open-file limit,
 the workers' start. Each worker then builds the app through ``threaded``: gunicorn's
 asgi worker reads every connection on its event loop, and a request reaches the
-app, on a thread of its own, only once it has come in whole (docs/deploy.md).
+app, on one of the worker's threads, only once it has come in whole (docs/deploy.md).
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import importlib
 import logging
 import re
 import resource
+import sys
 import tempfile
-from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
+from concurrent.futures import ThreadPoolExecutor
+from typing import IO, Any
+from urllib.parse import unquote_to_bytes
 
 from gunicorn.glogging import Logger  # type: ignore[import-untyped]
 
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
-ASGIApp = Callable[..., Awaitable[None]]  # (scope, receive, send), as a2wsgi types them
 
 # A request body is kept in memory up to this size, in a temporary file beyond (an
-# import of a large backup), and handed to the app in pieces of CHUNK.
+# import of a large backup).
 SPOOL = 1024 * 1024
-CHUNK = 64 * 1024
+# An answer's first bytes that a thread collects before the event loop sends them:
+# a page, a PDF, a stylesheet whole; a larger answer (an export) follows in pieces.
+BUFFERED = 4 * 1024 * 1024
 # The open-file limit the master raises its soft limit towards (never past the hard
 # one): each connection, slow or not, is one open file of a worker.
 OPEN_FILES = 65536
@@ -105,24 +110,34 @@ def on_starting(server: Any) -> None:
             server.log.warning("open-file limit stays at %d: %s", soft, error)
 
 
-class WholeRequest:
-    """ASGI middleware: a request's whole body is read, on the event loop, before the
-    app is called; the app then reads it from memory (or a temporary file past
-    ``SPOOL``), never from the client.
+class ThreadedWSGI:
+    """A WSGI app served as an ASGI app by gunicorn's asgi worker: each request is
+    read whole on the worker's event loop, then run on one of ``threads`` threads of
+    the worker, which also collect its answer; the event loop sends it.
 
     A client that sends slowly only holds its connection on the event loop; no
-    thread of the app waits for it. One that leaves before its body is in, or stops
-    sending it, never reaches the app: it is answered 408.
+    thread waits for it. One that leaves before its body is in, or stops sending it
+    for gunicorn's ``timeout``, never reaches the app: it is answered 408. A thread
+    hands its request back once, with the answer's first ``BUFFERED`` bytes, so that a
+    save does not wait on the event loop between its pieces while a print holds the
+    interpreter; a longer answer follows a piece at a time.
     """
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: Callable[..., Iterable[bytes]], threads: int) -> None:
         self.app = app
+        self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="app")
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Receive,
                        send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
+        if scope["type"] == "lifespan":  # nothing to do at the worker's start or end
+            while True:
+                kind = (await receive())["type"].removeprefix("lifespan.")
+                await send({"type": f"lifespan.{kind}.complete"})
+                if kind == "shutdown":
+                    return
+        if scope["type"] != "http":  # a websocket: not served
             return
+        loop = asyncio.get_running_loop()
         with tempfile.SpooledTemporaryFile(max_size=SPOOL) as body:
             while True:
                 message = await receive()
@@ -137,32 +152,120 @@ class WholeRequest:
                 body.write(message.get("body", b""))
                 if not message.get("more_body", False):
                     break
-            size = body.tell()
             body.seek(0)
-            told_all = False
+            answer = _Answer(self.app, wsgi_environ(scope, body))
+            await loop.run_in_executor(self.pool, answer.start)
+            await send({"type": "http.response.start", "status": answer.status,
+                        "headers": answer.headers})
+            try:
+                while answer.more:
+                    await send({"type": "http.response.body", "body": answer.take(),
+                                "more_body": True})
+                    await loop.run_in_executor(self.pool, answer.next)
+                await send({"type": "http.response.body", "body": answer.take()})
+            finally:
+                if answer.open:
+                    await loop.run_in_executor(self.pool, answer.close)
 
-            async def replay() -> Message:
-                nonlocal told_all
-                if told_all:  # the body is all read: what comes next (a disconnect)
-                    return await receive()
-                chunk = body.read(CHUNK)
-                told_all = body.tell() >= size
-                return {"type": "http.request", "body": chunk, "more_body": not told_all}
 
-            await self.app(scope, replay, send)
+class _Answer:
+    """One request's run of the WSGI app, on a thread of the pool: ``start`` calls
+    the app and collects its first ``BUFFERED`` bytes, ``next`` the next piece."""
+
+    def __init__(self, app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> None:
+        self.app, self.environ = app, environ
+        self.status = 500
+        self.headers: list[tuple[bytes, bytes]] = []
+        self.pieces: list[bytes] = []
+        self.more = False  # the app has more to give after ``pieces``
+        self.open = False  # the app's iterable is not closed yet
+        self.sent = False  # the status and headers have left
+        self._iterator: Iterator[bytes] = iter(())
+        self._iterable: Iterable[bytes] = ()
+
+    def start_response(self, status: str, headers: list[tuple[str, str]],
+                       exc_info: Any = None) -> Callable[[bytes], None]:
+        if exc_info is not None and self.sent:
+            raise exc_info[1].with_traceback(exc_info[2])
+        self.status = int(status.split(" ", 1)[0])
+        self.headers = [(name.lower().encode("latin-1"), value.encode("latin-1"))
+                        for name, value in headers]
+        return self.pieces.append
+
+    def start(self) -> None:
+        self._iterable = self.app(self.environ, self.start_response)
+        self.open = True
+        try:
+            self._iterator = iter(self._iterable)
+            self.next(BUFFERED)
+        except BaseException:
+            self.close()
+            raise
+        self.sent = True
+
+    def next(self, enough: int = 1) -> None:
+        """Collect pieces of the answer until there are ``enough`` bytes, or none is
+        left (then close the app's iterable)."""
+        held = sum(len(piece) for piece in self.pieces)
+        for piece in self._iterator:
+            self.pieces.append(piece)
+            held += len(piece)
+            if held >= enough:
+                self.more = True
+                return
+        self.more = False
+        self.close()
+
+    def take(self) -> bytes:
+        taken = b"".join(self.pieces)
+        self.pieces.clear()
+        return taken
+
+    def close(self) -> None:
+        if self.open:
+            self.open = False
+            close = getattr(self._iterable, "close", None)
+            if close is not None:
+                close()
 
 
-def threaded(app: str, threads: int) -> ASGIApp:
+def wsgi_environ(scope: MutableMapping[str, Any], body: IO[bytes]) -> dict[str, Any]:
+    """The WSGI environ (PEP 3333) of an ASGI HTTP request whose whole body is
+    ``body``: the path percent-decoded into bytes shown as Latin-1, as gunicorn's
+    own workers give it."""
+    raw_path = scope.get("raw_path") or scope["path"].encode("utf-8")
+    server_name, server_port = scope.get("server") or ("localhost", 80)
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": scope["method"],
+        "SCRIPT_NAME": scope.get("root_path", "").encode("utf-8").decode("latin-1"),
+        "PATH_INFO": unquote_to_bytes(raw_path).decode("latin-1"),
+        "QUERY_STRING": scope.get("query_string", b"").decode("latin-1"),
+        "SERVER_NAME": str(server_name),
+        "SERVER_PORT": str(server_port),
+        "SERVER_PROTOCOL": f"HTTP/{scope['http_version']}",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": scope.get("scheme", "http"),
+        "wsgi.input": body,
+        "wsgi.input_terminated": True,
+        "wsgi.errors": sys.stderr,
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": True,
+        "wsgi.run_once": False,
+    }
+    if scope.get("client"):
+        environ["REMOTE_ADDR"], environ["REMOTE_PORT"] = scope["client"][0], str(scope["client"][1])
+    for name, value in scope["headers"]:
+        key = name.decode("latin-1").upper().replace("-", "_")
+        if key not in ("CONTENT_TYPE", "CONTENT_LENGTH"):
+            key = f"HTTP_{key}"
+        text = value.decode("latin-1")
+        environ[key] = f"{environ[key]},{text}" if key in environ else text
+    return environ
+
+
+def threaded(app: str, threads: int) -> ThreadedWSGI:
     """The WSGI app named by ``app`` (``module:name`` or ``module:factory()``, as
-    gunicorn names one), served by ``threads`` threads behind ``WholeRequest``.
-
-    a2wsgi's ``WSGIMiddleware`` runs each request in a pool of ``threads`` threads of
-    this worker, so a print and a save run side by side as they did on gunicorn's
-    gthread worker; its pool is shared by every connection of the worker.
-    """
-    from a2wsgi import WSGIMiddleware
-
+    gunicorn names one), served on ``threads`` threads by ``ThreadedWSGI``."""
     module, _, name = app.partition(":")
     found = getattr(importlib.import_module(module), name.removesuffix("()"))
-    wsgi = found() if name.endswith("()") else found
-    return WholeRequest(WSGIMiddleware(wsgi, workers=threads))
+    return ThreadedWSGI(found() if name.endswith("()") else found, threads)

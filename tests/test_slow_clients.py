@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.cli import THREADS
-from scorekeeper.gunicorn_config import CHUNK, SPOOL, WholeRequest
+from scorekeeper.gunicorn_config import BUFFERED, SPOOL, ThreadedWSGI
 from tests.trust_server import Browser, create_game, free_port
 
 pytestmark = pytest.mark.slow
@@ -122,69 +122,112 @@ def test_a_phone_is_answered_while_slow_clients_trickle(one_worker: str) -> None
         slow.stop()
 
 
-def through_whole_request(
-    messages: list[dict[str, Any]], answer: list[dict[str, Any]] | None = None
-) -> list[dict[str, Any]] | None:
-    """The messages the app behind ``WholeRequest`` receives while it reads a request
-    body to its end and once more, when the client sends ``messages`` (and then
-    ``http.disconnect`` for ever); ``None`` if the app was never called. Each message
-    the app gets, it gets only once the client has sent all of ``messages``. What is
-    sent to the client goes into ``answer``."""
+def serve(wsgi: Any, messages: list[dict[str, Any]],
+          scope: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """What ``ThreadedWSGI`` sends for one request to ``wsgi`` whose client sends
+    ``messages`` (then ``http.disconnect`` for ever)."""
     sent = iter(messages)
-    left = len(messages)
+    answer: list[dict[str, Any]] = []
 
     async def receive() -> dict[str, Any]:
-        nonlocal left
-        left -= 1
         return next(sent, {"type": "http.disconnect"})
 
-    got: list[dict[str, Any]] = []
-    called = False
-
-    async def app(scope: Any, receive: Any, send: Any) -> None:
-        nonlocal called
-        called = True
-        assert left <= 0  # every message of the client's was read first
-        while not got or got[-1].get("more_body"):
-            got.append(await receive())
-        got.append(await receive())
-
     async def send(message: dict[str, Any]) -> None:
-        assert answer is not None, message
         answer.append(message)
 
-    asyncio.run(WholeRequest(app)({"type": "http"}, receive, send))
-    return got if called else None
+    request = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+               "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
+               "headers": [], "server": ("127.0.0.1", 5000), "client": ("127.0.0.1", 40000),
+               **(scope or {})}
+    asyncio.run(ThreadedWSGI(wsgi, threads=2)(request, receive, send))
+    return answer
 
 
-def test_the_app_reads_the_whole_body_once_it_is_in_in_pieces() -> None:
+def test_the_app_runs_on_a_thread_once_the_whole_body_is_in() -> None:
     # Past the spool's size (a temporary file), in pieces of every size.
-    body = bytes(range(256)) * ((SPOOL + CHUNK) // 256) + b"end"
-    parts = [body[:1], body[1:CHUNK + 5], b"", body[CHUNK + 5:]]
-    got = through_whole_request(
-        [{"type": "http.request", "body": part, "more_body": True} for part in parts[:-1]]
-        + [{"type": "http.request", "body": parts[-1], "more_body": False}])
-    assert got is not None
-    *read, after = got
-    assert b"".join(message["body"] for message in read) == body
-    # CHUNK at a time: 1 MiB + 64 KiB is 17 pieces of 64 KiB, then the 3 bytes of "end".
-    assert [len(message["body"]) for message in read] == [CHUNK] * 17 + [3]
-    assert [message["more_body"] for message in read] == [True] * 17 + [False]
-    assert {message["type"] for message in read} == {"http.request"}
-    assert after == {"type": "http.disconnect"}
+    body = bytes(range(256)) * (SPOOL // 256) + b"end"
+    parts = [body[:1], body[1:70_000], b"", body[70_000:]]
+    messages = [{"type": "http.request", "body": part, "more_body": True} for part in parts]
+    messages[-1]["more_body"] = False
+    seen: dict[str, Any] = {}
+
+    def echo(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen["thread"] = threading.current_thread().name
+        seen["left"] = list(sent)  # what the client had not sent yet when the app ran
+        data = environ["wsgi.input"].read()
+        start_response("200 OK", [("Content-Type", "application/octet-stream"),
+                                  ("Content-Length", str(len(data)))])
+        return [data[:10], data[10:]]
+
+    sent = iter(messages)
+    answer = serve(echo, list(sent))
+    assert seen == {"thread": "app_0", "left": []}
+    assert answer == [
+        {"type": "http.response.start", "status": 200,
+         "headers": [(b"content-type", b"application/octet-stream"),
+                     (b"content-length", b"1048579")]},  # 4,096 × 256 + 3
+        {"type": "http.response.body", "body": body},
+    ]
 
 
-def test_an_empty_body_is_one_empty_message() -> None:
-    got = through_whole_request([{"type": "http.request", "body": b"", "more_body": False}])
-    assert got == [{"type": "http.request", "body": b"", "more_body": False},
-                   {"type": "http.disconnect"}]
+def test_the_environ_is_the_one_gunicorn_gives_a_wsgi_app() -> None:
+    seen: dict[str, Any] = {}
+
+    def look(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.update(environ, body=environ["wsgi.input"].read())
+        start_response("404 NOT FOUND", [])
+        return []
+
+    answer = serve(look, [{"type": "http.request", "body": b"", "more_body": False}], {
+        "method": "GET", "path": "/g/é?", "raw_path": b"/g/%C3%A9%3F",
+        "query_string": b"key=a%26b", "client": ("192.0.2.7", 51000),
+        "headers": [(b"host", b"127.0.0.1:5000"), (b"content-type", b"text/plain"),
+                    (b"accept", b"text/html"), (b"accept", b"*/*")]})
+    assert answer == [{"type": "http.response.start", "status": 404, "headers": []},
+                      {"type": "http.response.body", "body": b""}]
+    # "é" is the two bytes C3 A9, each shown as a Latin-1 character; %3F stays "?".
+    assert {key: seen[key] for key in (
+        "REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "REMOTE_ADDR",
+        "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "CONTENT_TYPE", "HTTP_HOST",
+        "HTTP_ACCEPT", "wsgi.url_scheme")} == {
+        "REQUEST_METHOD": "GET", "SCRIPT_NAME": "", "PATH_INFO": "/g/\xc3\xa9?",
+        "QUERY_STRING": "key=a%26b", "REMOTE_ADDR": "192.0.2.7", "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "5000", "SERVER_PROTOCOL": "HTTP/1.1", "CONTENT_TYPE": "text/plain",
+        "HTTP_HOST": "127.0.0.1:5000", "HTTP_ACCEPT": "text/html,*/*",
+        "wsgi.url_scheme": "http"}
+    assert seen["body"] == b""
+
+
+def test_a_long_answer_follows_in_pieces_and_the_app_closes_it() -> None:
+    closed = []
+
+    class Pieces:
+        def __iter__(self) -> Iterator[bytes]:
+            for _ in range(5):
+                yield b"x" * (BUFFERED // 2)
+
+        def close(self) -> None:
+            closed.append(True)
+
+    def export(environ: dict[str, Any], start_response: Any) -> Pieces:
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return Pieces()
+
+    answer = serve(export, [{"type": "http.request", "body": b"", "more_body": False}])
+    # Of the five halves, two make the first BUFFERED bytes; the other three follow one
+    # at a time; the last message carries nothing.
+    pieces = [(len(message["body"]), message.get("more_body")) for message in answer[1:]]
+    assert pieces == [(BUFFERED, True)] + [(BUFFERED // 2, True)] * 3 + [(0, None)]
+    assert closed == [True]
 
 
 def test_a_client_that_stops_before_its_body_is_in_never_reaches_the_app() -> None:
-    answer: list[dict[str, Any]] = []
-    assert through_whole_request(
-        [{"type": "http.request", "body": b"{", "more_body": True}], answer) is None
-    assert [message["type"] for message in answer] == [
-        "http.response.start", "http.response.body"]
-    assert answer[0]["status"] == 408
-    assert answer[1]["body"] == b"Request Timeout"
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise AssertionError("the app was called")
+
+    answer = serve(app, [{"type": "http.request", "body": b"{", "more_body": True}])
+    assert answer == [
+        {"type": "http.response.start", "status": 408,
+         "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]},
+        {"type": "http.response.body", "body": b"Request Timeout"},
+    ]
