@@ -117,15 +117,18 @@ class ThreadedWSGI:
 
     A client that sends slowly only holds its connection on the event loop; no
     thread waits for it. One that leaves before its body is in, or stops sending it
-    for gunicorn's ``timeout``, never reaches the app: it is answered 408. A thread
+    for gunicorn's ``timeout``, never reaches the app: it is answered 408; a body over
+    ``most_body`` bytes (the largest the app takes) is answered 413. A thread
     hands its request back once, with the answer's first ``BUFFERED`` bytes, so that a
     save does not wait on the event loop between its pieces while a print holds the
     interpreter; a longer answer follows a piece at a time.
     """
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], threads: int) -> None:
+    def __init__(self, app: Callable[..., Iterable[bytes]], threads: int,
+                 most_body: int) -> None:
         self.app = app
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="app")
+        self.most_body = most_body  # a longer body is refused (413) before the app
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Receive,
                        send: Send) -> None:
@@ -138,18 +141,22 @@ class ThreadedWSGI:
         if scope["type"] != "http":  # a websocket: not served
             return
         loop = asyncio.get_running_loop()
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > self.most_body:
+            await refuse(send, 413, b"Content Too Large")
+            return
         with tempfile.SpooledTemporaryFile(max_size=SPOOL) as body:
             while True:
                 message = await receive()
                 if message["type"] != "http.request":
                     # http.disconnect: the client left (then gunicorn drops what is
                     # sent), or sent nothing more for gunicorn's ``timeout``.
-                    await send({"type": "http.response.start", "status": 408,
-                                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
-                                            (b"connection", b"close")]})
-                    await send({"type": "http.response.body", "body": b"Request Timeout"})
+                    await refuse(send, 408, b"Request Timeout")
                     return
                 body.write(message.get("body", b""))
+                if body.tell() > self.most_body:  # a chunked body
+                    await refuse(send, 413, b"Content Too Large")
+                    return
                 if not message.get("more_body", False):
                     break
             body.seek(0)
@@ -166,6 +173,14 @@ class ThreadedWSGI:
             finally:
                 if answer.open:
                     await loop.run_in_executor(self.pool, answer.close)
+
+
+async def refuse(send: Send, status: int, reason: bytes) -> None:
+    """Answer ``status`` with its ``reason`` as the text, and close the connection."""
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": reason})
 
 
 class _Answer:
@@ -263,9 +278,10 @@ def wsgi_environ(scope: MutableMapping[str, Any], body: IO[bytes]) -> dict[str, 
     return environ
 
 
-def threaded(app: str, threads: int) -> ThreadedWSGI:
+def threaded(app: str, threads: int, most_body: int) -> ThreadedWSGI:
     """The WSGI app named by ``app`` (``module:name`` or ``module:factory()``, as
-    gunicorn names one), served on ``threads`` threads by ``ThreadedWSGI``."""
+    gunicorn names one), served on ``threads`` threads by ``ThreadedWSGI``, which
+    refuses a body over ``most_body`` bytes."""
     module, _, name = app.partition(":")
     found = getattr(importlib.import_module(module), name.removesuffix("()"))
-    return ThreadedWSGI(found() if name.endswith("()") else found, threads)
+    return ThreadedWSGI(found() if name.endswith("()") else found, threads, most_body)

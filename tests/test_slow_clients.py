@@ -122,6 +122,9 @@ def test_a_phone_is_answered_while_slow_clients_trickle(one_worker: str) -> None
         slow.stop()
 
 
+MOST_BODY = 2 * SPOOL
+
+
 def serve(wsgi: Any, messages: list[dict[str, Any]],
           scope: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """What ``ThreadedWSGI`` sends for one request to ``wsgi`` whose client sends
@@ -139,7 +142,7 @@ def serve(wsgi: Any, messages: list[dict[str, Any]],
                "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
                "headers": [], "server": ("127.0.0.1", 5000), "client": ("127.0.0.1", 40000),
                **(scope or {})}
-    asyncio.run(ThreadedWSGI(wsgi, threads=2)(request, receive, send))
+    asyncio.run(ThreadedWSGI(wsgi, threads=2, most_body=MOST_BODY)(request, receive, send))
     return answer
 
 
@@ -231,3 +234,20 @@ def test_a_client_that_stops_before_its_body_is_in_never_reaches_the_app() -> No
          "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]},
         {"type": "http.response.body", "body": b"Request Timeout"},
     ]
+
+
+def test_a_body_longer_than_the_app_takes_is_refused_before_the_app() -> None:
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise AssertionError("the app was called")
+
+    refused = [{"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"connection", b"close")]},
+               {"type": "http.response.body", "body": b"Content Too Large"}]
+    # Said in Content-Length: refused before any of it is read.
+    over = str(MOST_BODY + 1).encode()
+    assert serve(app, [], {"headers": [(b"content-length", over)]}) == refused
+    # Chunked: refused once one byte past it has come.
+    chunks = [{"type": "http.request", "body": b"x" * SPOOL, "more_body": True}] * 2
+    chunks.append({"type": "http.request", "body": b"x", "more_body": True})
+    assert serve(app, chunks) == refused
