@@ -1,5 +1,6 @@
 """Load: the guards on saving a hand, against the production server (gunicorn started
-as ``make run`` starts it: threaded workers, its hooks) on SQLite and on PostgreSQL.
+as ``make run`` starts it: asgi workers running the app on threads, its hooks) on
+SQLite and on PostgreSQL.
 
     python bench/load.py [--only printing|writers|kills] [--skip-pg] [--workers N]
                          [--threads 8] [--pg postgresql+psycopg://postgres@127.0.0.1:5432/...]
@@ -641,7 +642,7 @@ def main() -> None:
     opts = parser.parse_args()
     parts = [opts.only] if opts.only else list(PARTS)
 
-    print(f"load: gunicorn ×{opts.workers} workers, gthread --threads={opts.threads}; "
+    print(f"load: gunicorn ×{opts.workers} asgi workers of {opts.threads} threads; "
           f"{machine()}")
     results: dict[str, list[tuple[str, str, bool]]] = {part: [] for part in parts}
     started = time.monotonic()

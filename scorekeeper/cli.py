@@ -1,6 +1,7 @@
 """The ``scorekeeper`` command of an installed package (``pip install``/``pipx install``).
 
-``scorekeeper serve`` migrates the database, then runs gunicorn as ``make run`` does;
+``scorekeeper serve`` migrates the database, then runs gunicorn as ``make run`` does
+(``gunicorn_args``);
 ``migrate``, ``export`` and ``import`` are the app's own commands (the same ones as
 ``flask --app scorekeeper ...``). ``--instance DIR`` (or ``SCOREKEEPER_INSTANCE_PATH``)
 says where the SQLite database, the secret key and ``config.py`` live.
@@ -16,8 +17,9 @@ import click
 from flask.cli import FlaskGroup, ScriptInfo, pass_script_info
 
 from . import create_app
+from .limits import IMPORT_BYTES
 
-THREADS = 8  # per worker process
+THREADS = 8  # per worker process: the threads that run the app's requests
 # gunicorn's hooks: each worker freezes the built app out of garbage collection.
 GUNICORN_CONFIG = "python:scorekeeper.gunicorn_config"
 MOST_WORKERS = 4
@@ -46,21 +48,23 @@ def default_workers() -> int:
 
 def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
                   app: str = APP, access_log: bool = True) -> list[str]:
-    """The gunicorn command line, after the program name: threaded workers, the hooks
-    of ``scorekeeper.gunicorn_config``, access log on standard output (paths without
-    their query strings: ``ACCESS_LOG_FORMAT``), the app from ``create_app()``. The
-    benches start the same server with other ``threads``, another ``app`` (their bare
-    reference route) and, instead of the access log, warnings only."""
+    """The gunicorn command line, after the program name: gunicorn's asgi workers
+    serving ``app`` (a WSGI app, named as gunicorn names one) on ``threads`` threads
+    each, once a request has come in whole, if it is no longer than the largest import
+    (``scorekeeper.gunicorn_config.threaded``);
+    the hooks of ``scorekeeper.gunicorn_config``; the access log on standard output
+    (paths without their query strings: ``ACCESS_LOG_FORMAT``). The benches start
+    the same server with other ``threads``, another ``app`` (their bare reference
+    route) and, instead of the access log, warnings only."""
     logging = (["--access-logfile=-", f"--access-logformat={ACCESS_LOG_FORMAT}"]
                if access_log else ["--log-level=warning"])
     return [
         f"--bind={host}:{port}",
         f"--workers={workers}",
-        f"--threads={threads}",
-        "--worker-class=gthread",
+        "--worker-class=asgi",
         f"--config={GUNICORN_CONFIG}",
         *logging,
-        app,
+        f"scorekeeper.gunicorn_config:threaded({app!r}, {threads}, {IMPORT_BYTES})",
     ]
 
 

@@ -1,8 +1,8 @@
 """The production server's logs never hold an edit secret: ``scorekeeper serve``
 (gunicorn) logs a request's path without its query string, where an edit link carries
 the game's or the group's secret (``?key=…``), and hides a secret wherever else it
-shows up: a path with "?" written as %3F, a request line gunicorn cannot parse (in its
-error log)."""
+shows up: a path with "?" written as %3F, a request line gunicorn cannot parse (which
+a threaded worker writes to its error log)."""
 
 from __future__ import annotations
 
@@ -64,9 +64,9 @@ def test_edit_links_reach_the_access_log_without_their_secrets(
             # parse, with a raw "é" or a tab in the secret.
             secret = game["edit_secret"]
             assert browser.get(f"/g/{game['id']}%3Fkey={secret}").status == 404
-            for line in (f"GET /g/{game['id']}?key={secret}\xc3\xa9 HTTP/1.1",
-                         f"GET /g/{game['id']}?key={secret[:9]}\t{secret[9:]} HTTP/1.1"):
-                raw(port, line.encode("latin-1"))
+            refused = [raw(port, line.encode("latin-1")) for line in (
+                f"GET /g/{game['id']}?key={secret}\xc3\xa9 HTTP/1.1",
+                f"GET /g/{game['id']}?key={secret[:9]}\t{secret[9:]} HTTP/1.1")]
         finally:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(timeout=30)
@@ -74,7 +74,10 @@ def test_edit_links_reach_the_access_log_without_their_secrets(
     assert game["edit_secret"] not in text and created["edit_secret"] not in text
     assert "key=[hidden]" in text  # the %3F request's line, without its secret
     error_log = errors.read_text(errors="replace")
-    assert "Invalid request" in error_log, error_log
+    # gunicorn read both lines and refused them (its asgi worker answers 400 without
+    # logging the line; a threaded worker logs it, and the logger hides the secret).
+    assert [answer.split(b"\r\n", 1)[0] for answer in refused] == [
+        b"HTTP/1.1 400 Bad Request"] * 2
     for part in (secret, secret[:9], secret[9:]):
         assert part not in text and part not in error_log, part
     # The lines are still there, each with its path and status.

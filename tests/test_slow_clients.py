@@ -1,0 +1,253 @@
+"""Slow clients do not stop the server: ``scorekeeper serve`` reads each request whole
+on its workers' event loops before one of the app's threads takes it, so clients that
+send their headers, or a body, a byte at a time hold no thread, and a phone's pages
+and saves are still answered (docs/deploy.md; ``bench/slow_clients.py`` measures it).
+
+The server runs with one worker of eight threads, so that every slow client lands on
+the threads of the worker that answers the phone: forty slow headers and twelve slow
+bodies are each more than its threads."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from scorekeeper.cli import THREADS
+from scorekeeper.gunicorn_config import BUFFERED, SPOOL, ThreadedWSGI
+from tests.trust_server import Browser, create_game, free_port
+
+pytestmark = pytest.mark.slow
+
+SLOW_HEADERS = 40
+SLOW_BODIES = 12
+
+
+@pytest.fixture
+def one_worker(database_url: str, tmp_path: Path) -> Iterator[str]:
+    """``scorekeeper serve --workers=1`` on a free port, answering; its base URL."""
+    port = free_port()
+    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url,
+           "XDG_RUNTIME_DIR": str(tmp_path)}  # gunicorn's control socket
+    log = tmp_path / "server.log"
+    with log.open("wb") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper", "--instance", str(tmp_path / "instance"),
+             "serve", "--host=127.0.0.1", f"--port={port}", "--workers=1"],
+            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err,
+            start_new_session=True)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                Browser(base, timeout=30).get("/static/style.css")
+                break
+            except OSError:
+                assert process.poll() is None, log.read_text()
+                assert time.monotonic() < deadline, "the server did not answer within a minute"
+                time.sleep(0.2)
+        yield base
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+class Trickle:
+    """Connections that each send a start at once, then one byte at a time, never
+    finishing: a byte to each of them every fifth of a second until ``stop``."""
+
+    def __init__(self, port: int, starts: list[bytes]) -> None:
+        self.socks = []
+        for start in starts:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+            sock.sendall(start)
+            self.socks.append(sock)
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._drip, daemon=True)
+        self.thread.start()
+
+    def _drip(self) -> None:
+        while not self.done.wait(0.2):
+            for sock in self.socks:
+                with contextlib.suppress(OSError):  # the server closed it: fine
+                    sock.sendall(b"x")
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join(timeout=10)
+        for sock in self.socks:
+            sock.close()
+
+
+def test_a_phone_is_answered_while_slow_clients_trickle(one_worker: str) -> None:
+    assert SLOW_HEADERS > THREADS and SLOW_BODIES > THREADS
+    port = int(one_worker.rsplit(":", 1)[1])
+    # Headers that never end; bodies that never arrive (each promises 1,000 bytes).
+    header = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: "
+    body = (b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n")
+    slow = Trickle(port, [header] * SLOW_HEADERS + [body] * SLOW_BODIES)
+    try:
+        # A generous timeout: on a server whose threads each wait on a slow client,
+        # these requests wait behind them for ever.
+        phone = Browser(one_worker, timeout=20)
+        assert phone.get("/static/style.css").status == 200
+        assert phone.get("/").status == 200
+        game = create_game(phone, rules="classic")
+        # Ann knocks with 5, Bob has 25 after layoffs: Ann scores 20 (classic).
+        reply = phone.post_json(
+            f"/api/v1/games/{game['id']}/hands",
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 25},
+            headers={"X-Edit-Secret": game["edit_secret"]},
+        )
+        assert reply.status == 201, reply.text
+        assert reply.json()["totals"] == [20, 0]
+    finally:
+        slow.stop()
+
+
+MOST_BODY = 2 * SPOOL
+
+
+def serve(wsgi: Any, messages: list[dict[str, Any]],
+          scope: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """What ``ThreadedWSGI`` sends for one request to ``wsgi`` whose client sends
+    ``messages`` (then ``http.disconnect`` for ever)."""
+    sent = iter(messages)
+    answer: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return next(sent, {"type": "http.disconnect"})
+
+    async def send(message: dict[str, Any]) -> None:
+        answer.append(message)
+
+    request = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
+               "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
+               "headers": [], "server": ("127.0.0.1", 5000), "client": ("127.0.0.1", 40000),
+               **(scope or {})}
+    asyncio.run(ThreadedWSGI(wsgi, threads=2, most_body=MOST_BODY)(request, receive, send))
+    return answer
+
+
+def test_the_app_runs_on_a_thread_once_the_whole_body_is_in() -> None:
+    # Past the spool's size (a temporary file), in pieces of every size.
+    body = bytes(range(256)) * (SPOOL // 256) + b"end"
+    parts = [body[:1], body[1:70_000], b"", body[70_000:]]
+    messages = [{"type": "http.request", "body": part, "more_body": True} for part in parts]
+    messages[-1]["more_body"] = False
+    seen: dict[str, Any] = {}
+
+    def echo(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen["thread"] = threading.current_thread().name
+        seen["left"] = list(sent)  # what the client had not sent yet when the app ran
+        data = environ["wsgi.input"].read()
+        start_response("200 OK", [("Content-Type", "application/octet-stream"),
+                                  ("Content-Length", str(len(data)))])
+        return [data[:10], data[10:]]
+
+    sent = iter(messages)
+    answer = serve(echo, list(sent))
+    assert seen == {"thread": "app_0", "left": []}
+    assert answer == [
+        {"type": "http.response.start", "status": 200,
+         "headers": [(b"content-type", b"application/octet-stream"),
+                     (b"content-length", b"1048579")]},  # 4,096 × 256 + 3
+        {"type": "http.response.body", "body": body},
+    ]
+
+
+def test_the_environ_is_the_one_gunicorn_gives_a_wsgi_app() -> None:
+    seen: dict[str, Any] = {}
+
+    def look(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        seen.update(environ, body=environ["wsgi.input"].read())
+        start_response("404 NOT FOUND", [])
+        return []
+
+    answer = serve(look, [{"type": "http.request", "body": b"", "more_body": False}], {
+        "method": "GET", "path": "/g/é?", "raw_path": b"/g/%C3%A9%3F",
+        "query_string": b"key=a%26b", "client": ("192.0.2.7", 51000),
+        "headers": [(b"host", b"127.0.0.1:5000"), (b"content-type", b"text/plain"),
+                    (b"accept", b"text/html"), (b"accept", b"*/*")]})
+    assert answer == [{"type": "http.response.start", "status": 404, "headers": []},
+                      {"type": "http.response.body", "body": b""}]
+    # "é" is the two bytes C3 A9, each shown as a Latin-1 character; %3F stays "?".
+    assert {key: seen[key] for key in (
+        "REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "REMOTE_ADDR",
+        "SERVER_NAME", "SERVER_PORT", "SERVER_PROTOCOL", "CONTENT_TYPE", "HTTP_HOST",
+        "HTTP_ACCEPT", "wsgi.url_scheme")} == {
+        "REQUEST_METHOD": "GET", "SCRIPT_NAME": "", "PATH_INFO": "/g/\xc3\xa9?",
+        "QUERY_STRING": "key=a%26b", "REMOTE_ADDR": "192.0.2.7", "SERVER_NAME": "127.0.0.1",
+        "SERVER_PORT": "5000", "SERVER_PROTOCOL": "HTTP/1.1", "CONTENT_TYPE": "text/plain",
+        "HTTP_HOST": "127.0.0.1:5000", "HTTP_ACCEPT": "text/html,*/*",
+        "wsgi.url_scheme": "http"}
+    assert seen["body"] == b""
+
+
+def test_a_long_answer_follows_in_pieces_and_the_app_closes_it() -> None:
+    closed = []
+
+    class Pieces:
+        def __iter__(self) -> Iterator[bytes]:
+            for _ in range(5):
+                yield b"x" * (BUFFERED // 2)
+
+        def close(self) -> None:
+            closed.append(True)
+
+    def export(environ: dict[str, Any], start_response: Any) -> Pieces:
+        start_response("200 OK", [("Content-Type", "application/json")])
+        return Pieces()
+
+    answer = serve(export, [{"type": "http.request", "body": b"", "more_body": False}])
+    # Of the five halves, two make the first BUFFERED bytes; the other three follow one
+    # at a time; the last message carries nothing.
+    pieces = [(len(message["body"]), message.get("more_body")) for message in answer[1:]]
+    assert pieces == [(BUFFERED, True)] + [(BUFFERED // 2, True)] * 3 + [(0, None)]
+    assert closed == [True]
+
+
+def test_a_client_that_stops_before_its_body_is_in_never_reaches_the_app() -> None:
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise AssertionError("the app was called")
+
+    answer = serve(app, [{"type": "http.request", "body": b"{", "more_body": True}])
+    assert answer == [
+        {"type": "http.response.start", "status": 408,
+         "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"connection", b"close")]},
+        {"type": "http.response.body", "body": b"Request Timeout"},
+    ]
+
+
+def test_a_body_longer_than_the_app_takes_is_refused_before_the_app() -> None:
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        raise AssertionError("the app was called")
+
+    refused = [{"type": "http.response.start", "status": 413,
+                "headers": [(b"content-type", b"text/plain; charset=utf-8"),
+                            (b"connection", b"close")]},
+               {"type": "http.response.body", "body": b"Content Too Large"}]
+    # Said in Content-Length: refused before any of it is read.
+    over = str(MOST_BODY + 1).encode()
+    assert serve(app, [], {"headers": [(b"content-length", over)]}) == refused
+    # Chunked: refused once one byte past it has come.
+    chunks = [{"type": "http.request", "body": b"x" * SPOOL, "more_body": True}] * 2
+    chunks.append({"type": "http.request", "body": b"x", "more_body": True})
+    assert serve(app, chunks) == refused
