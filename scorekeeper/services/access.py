@@ -52,6 +52,7 @@ def drawn_for_editor() -> bool:
         return False
     return any(
         isinstance(item, str) and item in ids
+        # ``_key``'s lists of the games, and of the groups, this browser may edit
         for item, ids in ((game_id, session.get("edit")), (group_id, session.get("group_edit")))
         if isinstance(ids, list)
     )
