@@ -76,6 +76,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     charts.init_app(app)
     times.init_app(app)
+    from .services import access
+
+    access.init_app(app)  # an editor's pages are sent no-store
     from .formproblems import form_problems
     from .variants import game_races
 

@@ -250,7 +250,8 @@ def test_links_made_on_the_servers_own_machine_point_other_phones_at_its_address
     html = client.get(f"/g/{game['id']}").get_data(as_text=True)
     assert f'value="http://192.168.1.23:5000/g/{game["id"]}" id="watch-url"' in html
     key = game["edit_secret"]
-    assert f'value="http://192.168.1.23:5000/g/{game["id"]}?key={key}" id="edit-url"' in html
+    share = client.get(f"/g/{game['id']}/share/edit").get_data(as_text=True)
+    assert f'value="http://192.168.1.23:5000/g/{game["id"]}?key={key}" id="edit-url"' in share
 
 
 def read_terminal_qr(lines: list[str], folder: Path) -> str:

@@ -74,7 +74,6 @@ def _render_sheet(
         payments=payments_of(game) if game.stake and played.finished else [],
         group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
-        edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),
     )
     return make_response(body, status)
 

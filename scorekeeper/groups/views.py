@@ -151,7 +151,6 @@ def _render_page(
         empty=EmptyForm(),
         variants=VARIANTS,
         view_url=url_for("groups.page", group_id=group.id, _external=True),
-        edit_url=url_for("groups.page", group_id=group.id, key=group.edit_secret, _external=True),
     )
     return make_response(body, status)
 

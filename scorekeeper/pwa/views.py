@@ -26,6 +26,7 @@ from .. import lan
 from ..charts import qr
 from ..db import get_session
 from ..i18n import LANGUAGES, select_locale, text_direction
+from ..models import Game, Group
 from ..services import access
 from ..services.games import load
 from ..services.groups import load_group
@@ -88,33 +89,59 @@ def group_watch_qr(group_id: str) -> Response:
     return _watch_svg(url_for("groups.page", group_id=group.id, _external=True))
 
 
+def _edit_link(item: Game | Group) -> str:
+    """The game's (or the group's) edit link, as other phones can open it."""
+    if isinstance(item, Group):
+        link = url_for("groups.page", group_id=item.id, key=item.edit_secret, _external=True)
+    else:
+        link = url_for("games.sheet", game_id=item.id, key=item.edit_secret, _external=True)
+    return lan.phone_url(link)
+
+
+def _share_page(**context: Any) -> Response:
+    """The page that shows an edit link and its QR code: its own, so that it is shown
+    only on purpose, and kept nowhere (the link is the secret that lets anyone change
+    the game). The pages the phone keeps for offline use only link to it."""
+    response = make_response(render_template("pwa/edit_qr.html", **context))
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
 @bp.get("/g/<game_id>/qr/edit.svg")
 def edit_qr(game_id: str) -> Response:
     """The edit link as a QR code: only for a browser that may edit the game."""
     game, _variant = load(game_id)
     access.require_edit(game)
-    edit = url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
-    url = lan.phone_url(edit)
-    return _svg(qr.svg(url), private=True)
+    return _svg(qr.svg(_edit_link(game)), private=True)
+
+
+@bp.get("/groups/<group_id>/qr/edit.svg")
+def group_edit_qr(group_id: str) -> Response:
+    """The group's edit link as a QR code: only for a browser that may change the group."""
+    group = load_group(get_session(), group_id)
+    access.require_edit(group)
+    return _svg(qr.svg(_edit_link(group)), private=True)
 
 
 @bp.get("/g/<game_id>/share/edit")
 def edit_share(game_id: str) -> Response:
-    """A page of its own for the edit link's QR code, so that it is shown only on purpose."""
+    """The game's edit link and its QR code, for its editor."""
     game, variant = load(game_id)
     access.require_edit(game)
-    body = render_template(
-        "pwa/edit_qr.html",
-        game=game,
-        variant=variant,
-        players=list(game.players),
-        edit_url=lan.phone_url(
-            url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
-        ),
-    )
-    response = make_response(body)
-    response.headers["Cache-Control"] = "private, no-store"
-    return response
+    return _share_page(game=game, variant=variant, players=list(game.players),
+                       edit_url=_edit_link(game),
+                       qr_src=url_for("pwa.edit_qr", game_id=game.id),
+                       back=url_for("games.sheet", game_id=game.id))
+
+
+@bp.get("/groups/<group_id>/share/edit")
+def group_edit_share(group_id: str) -> Response:
+    """The group's edit link and its QR code, for a browser that may change the group."""
+    group = load_group(get_session(), group_id)
+    access.require_edit(group)
+    return _share_page(group=group, edit_url=_edit_link(group),
+                       qr_src=url_for("pwa.group_edit_qr", group_id=group.id),
+                       back=url_for("groups.page", group_id=group.id))
 
 
 @bp.get("/qr/server/<int:index>.svg")

@@ -3,6 +3,11 @@
 No accounts: the browser's signed session remembers the games it may edit and the
 games it has seen (the home page lists only those). A group of regular players is
 guarded the same way, remembered under its own keys.
+
+A page of a game or a group drawn for a browser that may change it is sent
+``Cache-Control: private, no-store`` (``init_app``): neither the browser's cache nor one
+on the way keeps what an editor saw. (The service worker keeps an editor's sheet on the
+phone all the same, to type hands offline: it holds no edit secret.)
 """
 
 from __future__ import annotations
@@ -11,13 +16,14 @@ import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from flask import abort, current_app, session
+from flask import Flask, Response, abort, current_app, request, session
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from ..models import Game, GameData, Group
 
 Guarded = Game | Group
 REMEMBERED = 30
+NOT_STORED = "private, no-store"
 PIN_ATTEMPTS = 10  # then the PIN stops working and only the edit link opens the game
 # A PIN is 4 to 6 digits: what keeps it from being guessed is the lockout above, not
 # the hash (from a stolen database a million PINs fall at any cost a phone could wait
@@ -35,6 +41,34 @@ def _key(what: Guarded, name: str) -> str:
 def can_edit(game: Guarded) -> bool:
     """Whether this browser may change ``game`` (or the group)."""
     return game.id in session.get(_key(game, "edit"), [])
+
+
+def drawn_for_editor() -> bool:
+    """Whether this request is for a page of a game (``game_id``) or a group
+    (``group_id``) that this browser may change."""
+    values = request.view_args or {}
+    game_id, group_id = values.get("game_id"), values.get("group_id")
+    if game_id is None and group_id is None:  # the session stays unread
+        return False
+    return any(
+        isinstance(item, str) and item in ids
+        # ``_key``'s lists of the games, and of the groups, this browser may edit
+        for item, ids in ((game_id, session.get("edit")), (group_id, session.get("group_edit")))
+        if isinstance(ids, list)
+    )
+
+
+def init_app(app: Flask) -> None:
+    """Every page of a game or a group this browser may change is kept nowhere:
+    ``private, no-store``. An answer whose view says itself how it is cached keeps
+    that (a PDF, the share page: ``no-store``; the live sheet's version probe:
+    ``private, no-cache``; the watch link's QR code, the same for everyone)."""
+
+    @app.after_request
+    def _editor_pages_not_stored(response: Response) -> Response:
+        if "Cache-Control" not in response.headers and drawn_for_editor():
+            response.headers["Cache-Control"] = NOT_STORED
+        return response
 
 
 def require_edit(game: Guarded) -> None:

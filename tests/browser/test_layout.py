@@ -131,6 +131,7 @@ def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
     for hand in hands("gin"):
         api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
     yield "group", f"/groups/{group['id']}"
+    yield "group-edit-qr", f"/groups/{group['id']}/share/edit"
     yield "player", f"/groups/{group['id']}/players/{urllib.parse.quote(players[0])}"
     yield "group-unlock", f"/groups/{group['id']}/unlock"
 

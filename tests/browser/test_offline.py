@@ -523,13 +523,16 @@ def test_every_kind_of_game_keeps_a_hand_saved_offline(
 def test_offline_the_history_and_a_hands_page_seen_before_still_open(
     app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
 ) -> None:
-    """A dispute about a hand can be settled without a network: the hand's page (its
-    explanation) and the history seen before come from the phone's copy, marked
-    "offline — as of HH:MM"."""
+    """A dispute about a hand can be settled without a network: on a watching phone the
+    hand's page (its explanation) and the history seen before come from the phone's
+    copy, marked "offline — as of HH:MM". (A phone that may change the game keeps only
+    its sheet: its other pages are sent no-store.)"""
     client = app.test_client()
     game = new_game(client)
     api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
-    page = open_as_editor(context, live_url, game)
+    page = context.new_page()
+    page.goto(f"{live_url}/g/{game['id']}")  # the watch link
+    wait_for_worker(page)
     urls = [f"{live_url}/g/{game['id']}/history", f"{live_url}/g/{game['id']}/hands/1"]
     seen: dict[str, tuple[str, str]] = {}
     for url in urls:
@@ -806,8 +809,9 @@ def test_the_service_worker_keeps_the_pages_and_files_but_never_the_api_or_the_l
 ) -> None:
     """Used online, the phone opens the game's JSON and a hand's page, asks the live
     sheet (the page does it by itself) and saves a hand (a POST): its caches then hold
-    the app's files and the pages, no JSON, no live answer, no POST's answer; offline,
-    the JSON is not there to open, the pages are."""
+    the app's files and the sheet, no JSON, no live answer, no POST's answer, and not
+    the hand's page, sent no-store to a phone that may change the game; offline, the
+    JSON is not there to open, the sheet is."""
     client = app.test_client()
     game = new_game(client)
     api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
@@ -826,8 +830,8 @@ def test_the_service_worker_keeps_the_pages_and_files_but_never_the_api_or_the_l
                                   client.get("/sw.js").get_data(as_text=True), re.MULTILINE)[1])
     [(static_name, static)] = [(k, v) for k, v in kept.items() if k.startswith("sk-static-")]
     assert sorted(static) == sorted(assets)
-    assert sorted(kept["sk-pages-v1"]) == sorted([base, f"{base}/hands/1"])
-    assert set(kept) == {static_name, "sk-pages-v1"}
+    assert kept["sk-pages-v2"] == [base]
+    assert set(kept) == {static_name, "sk-pages-v2"}
 
     context.set_offline(True)
     page.goto(live_url + base)
@@ -835,6 +839,63 @@ def test_the_service_worker_keeps_the_pages_and_files_but_never_the_api_or_the_l
     assert page.locator("body").get_attribute("data-served") == "cache"
     with pytest.raises(PlaywrightError, match="ERR_INTERNET_DISCONNECTED"):
         page.goto(live_url + f"/api/v1/games/{game['id']}")
+
+
+CACHED_TEXTS_JS = """() => caches.keys().then((names) => Promise.all(names.map((name) =>
+  caches.open(name).then((cache) => cache.keys().then((requests) => Promise.all(
+    requests.map((r) => cache.match(r).then((response) => response.text()).then((text) =>
+      [name, r.url, text])))))))).then((lists) => lists.flat())"""
+
+
+@ONCE  # what the phone keeps
+def test_an_editors_phone_keeps_no_edit_secret_and_still_takes_a_hand_offline(
+    app: Flask, live_url: str, context: Any, request: pytest.FixtureRequest
+) -> None:
+    """The phone that keeps score opens the edit link, the history, a hand's page, the
+    card-by-card form and the page that shows the edit link: nothing its service worker
+    keeps holds the game's edit secret (not a page, not an address), and it keeps only
+    the sheet and the card form, the pages a hand is typed on. Offline, the sheet still
+    opens from that copy and takes a hand, sent exactly once when the network is back;
+    the edit link's page is not there to open."""
+    client = app.test_client()
+    game = new_game(client)
+    api_hand(client, game, outcome="knock", knocker=0, knocker_deadwood=3, defender_deadwood=20)
+    secret = game["edit_secret"]
+    page = open_as_editor(context, live_url, game)
+    base = f"/g/{game['id']}"
+    for path in (f"{base}/history", f"{base}/hands/1", f"{base}/hands/new"):
+        page.goto(live_url + path)
+        assert page.locator("body").get_attribute("data-served") == "network"
+    page.goto(live_url + base)
+
+    def kept_pages() -> list[str]:
+        kept = page.evaluate(CACHED_TEXTS_JS)
+        assert [(name, url) for name, url, text in kept if secret in url + text] == []
+        return sorted(url.removeprefix(live_url) for name, url, _text in kept
+                      if name.startswith("sk-pages-"))
+
+    assert kept_pages() == [base, f"{base}/hands/new"]
+    page.goto(f"{live_url}{base}/share/edit")
+    assert page.locator("#edit-url").input_value() == f"{live_url}{base}?key={secret}"
+    page.goto(live_url + base)
+    assert kept_pages() == [base, f"{base}/hands/new"]
+
+    sent = hand_posts(page, game)
+    context.set_offline(True)
+    page.reload()
+    assert page.locator("body").get_attribute("data-served") == "cache"
+    fill_knock(page, 1, 2, 12)  # Bob knocks 2 against 12: 10
+    expect(page.locator("#netstatus .waiting-marker")).to_have_text("waiting to send (1)")
+    shot(page, request, "editor-offline")
+    with pytest.raises(PlaywrightError, match=r"ERR_INTERNET_DISCONNECTED|ERR_FAILED"):
+        context.new_page().goto(f"{live_url}{base}/share/edit")
+
+    context.set_offline(False)
+    expect(page.locator("#hand-2")).to_be_visible(timeout=10_000)
+    until_nothing_is_kept(page)
+    assert [(h["knocker"], h["knocker_deadwood"], h["defender_deadwood"])
+            for h in hands(client, game["id"])] == [(0, 3, 20), (1, 2, 12)]
+    assert len(sent) == 1
 
 
 ATTACK = """<!doctype html><html><body>

@@ -58,10 +58,12 @@ def test_the_share_section_shows_the_watch_link_and_on_a_tap_the_edit_link(
     watch = f"{live_url}/g/{game['id']}"
     assert page.locator("#watch-url").input_value() == watch
     assert decode(page, "#watch-qr", tmp_path / "watch.png") == watch
-    assert page.locator("#edit-qr").count() == 0  # not on the sheet
+    # Neither the edit link nor its code is on the sheet, a page the phone keeps.
+    assert page.locator("#edit-qr").count() == 0
+    assert page.locator("#edit-url").count() == 0
     phone.shot("share")
 
-    page.get_by_role("link", name="Show the edit QR code").click()
+    page.get_by_role("link", name="Show the edit link and its QR code").click()
     edit = f"{live_url}/g/{game['id']}?key={game['edit_secret']}"
     assert page.locator("#edit-url").input_value() == edit
     assert decode(page, "#edit-qr", tmp_path / "edit.png") == edit
@@ -189,7 +191,8 @@ NO_SHARE_SHEET = "delete Navigator.prototype.share;"
 
 
 def test_copy_and_share_beside_the_links(
-    app: Flask, live_url: str, phone: Any, browser: Any, request: pytest.FixtureRequest
+    app: Flask, live_url: str, phone: Any, browser: Any, request: pytest.FixtureRequest,
+    tmp_path: Path,
 ) -> None:
     """The game's links: "Share" opens the phone's share sheet with the link, "Copy" puts
     it on the clipboard and "Copied" is said in a live region. A phone without a share
@@ -214,7 +217,10 @@ def test_copy_and_share_beside_the_links(
     title = "\u2068Ann\u2069 · \u2068Bob\u2069 · Scorekeeper"
     assert page.evaluate("window.shared") == [{"title": title,
                                                 "url": f"{live_url}/g/{game['id']}"}]
+    # The edit link is on its own page, a tap away, with the same buttons.
+    page.get_by_role("link", name="Show the edit link and its QR code").click()
     edit = page.locator(".share-link", has=page.locator("#edit-url"))
+    expect(edit.get_by_role("button")).to_have_text(["Share", "Copy"])
     edit.get_by_role("button", name="Copy").click()
     status = edit.get_by_role("status")
     expect(status).to_have_text("Copied")
@@ -238,3 +244,15 @@ def test_copy_and_share_beside_the_links(
         assert copied == f"{live_url}/groups/{group['id']}"
         assert persian.evaluate("document.documentElement.scrollWidth") <= 360
         persian.shot("group-fa")
+
+        persian.get_by_role("link", name="نمایش پیوند ویرایش و کد QR آن").click()
+        edit = persian.locator(".share-link", has=persian.locator("#edit-url"))
+        expect(edit.get_by_role("button")).to_have_text(["کپی"])
+        edit.get_by_role("button").click()
+        expect(edit.get_by_role("status")).to_have_text("کپی شد")
+        assert persian.evaluate("navigator.clipboard.readText()") == (
+            f"{live_url}/groups/{group['id']}?key={group['edit_secret']}")
+        assert decode(persian, "#edit-qr", tmp_path / "group-edit.png") == (
+            f"{live_url}/groups/{group['id']}?key={group['edit_secret']}")
+        assert persian.evaluate("document.documentElement.scrollWidth") <= 360
+        persian.shot("group-edit-fa")

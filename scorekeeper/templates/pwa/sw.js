@@ -4,6 +4,12 @@
    before still opens without a network, and an argument about a hand can still be
    settled from its page. Never caches a POST, the JSON API or the live sheet.
 
+   A page sent "Cache-Control: no-store" (every page drawn for a phone that may change
+   the game) is not kept, and an older copy of it is dropped, with one exception: an
+   editor's sheet and its card-by-card entry form, the pages a hand is typed on while
+   the Wi-Fi is gone. The server puts no edit secret in them (the edit link is shown
+   only on its share page, which is never kept).
+
    A new hand's POST that cannot reach the server (the Wi-Fi dropped while the phone still
    thinks it is online) is not lost: its form data goes where the page keeps hands waiting
    to be sent (IndexedDB, keyed by the form's idempotency token) and the phone is sent back
@@ -13,9 +19,10 @@
 const VERSION = {{ version | tojson }};
 const ASSETS = {{ assets | tojson }};
 const STATIC = "sk-static-" + VERSION;
-const PAGES = "sk-pages-v1";
+const PAGES = "sk-pages-v2";  // v1 could hold an editor's sheet with its edit link
 const KEEP_PAGES = 300;  // the newest copies kept; older ones make room
 const PAGE = /^\/(g\/[A-Za-z0-9_-]{1,64}(\/history|\/hands\/(new|[0-9]{1,5}))?)?$/;
+const ENTRY = /^\/g\/[A-Za-z0-9_-]{1,64}(\/hands\/new)?$/;  // kept even when no-store
 const NEW_HAND = /^\/g\/([A-Za-z0-9_-]{1,64})\/hands(\/new)?$/;
 
 self.addEventListener("install", (event) => {
@@ -28,7 +35,9 @@ self.addEventListener("activate", (event) => {
   event.waitUntil(
     caches.keys()
       .then((keys) => Promise.all(
-        keys.filter((k) => k.startsWith("sk-static-") && k !== STATIC).map((k) => caches.delete(k))
+        keys.filter((k) => (k.startsWith("sk-static-") && k !== STATIC)
+                           || (k.startsWith("sk-pages-") && k !== PAGES))
+          .map((k) => caches.delete(k))
       ))
       .then(() => self.clients.claim())
   );
@@ -70,9 +79,11 @@ async function networkFirst(request, url) {
     const type = response.headers.get("Content-Type") || "";
     if (response.ok && response.type === "basic" && !response.redirected && type.startsWith("text/html")) {
       await cache.delete(key);  // put back last: the newest copies are the last keys
-      await cache.put(key, response.clone());
-      const keys = await cache.keys();
-      await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k)));
+      if (!noStore(response) || ENTRY.test(url.pathname)) {
+        await cache.put(key, response.clone());
+        const keys = await cache.keys();
+        await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k)));
+      }
     }
     return response;
   } catch (error) {
@@ -82,6 +93,11 @@ async function networkFirst(request, url) {
     const text = (await kept.text()).replace('data-served="network"', 'data-served="cache"');
     return new Response(text, { status: 200, headers: kept.headers });
   }
+}
+
+function noStore(response) {
+  const directives = (response.headers.get("Cache-Control") || "").toLowerCase().split(",");
+  return directives.some((d) => d.trim() === "no-store");
 }
 
 // --- hands kept while the server cannot be reached (the page's app.js shares the store) --
