@@ -133,8 +133,8 @@ def test_every_page_of_a_game_drawn_for_its_editor_is_not_stored(
             # A watcher's page is what it was: the phone's service worker keeps a copy.
             assert "Cache-Control" not in watched.headers, (path, watched.headers)
             watched_pages.append(endpoint)
-    assert watched_pages == ["games.hand", "games.history", "games.sheet", "games.unlock",
-                             "rulecards.game_rules"], watched_pages
+    assert watched_pages == ["games.hand", "games.history", "games.sheet", "games.table",
+                             "games.unlock", "rulecards.game_rules"], watched_pages
     assert shown >= 6  # sheet, history, a hand, its correction, its deletion, the rules
 
 
