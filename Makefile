@@ -4,7 +4,8 @@ PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
-# gunicorn worker processes (threaded); on SQLite they take turns at the file. Empty:
+# gunicorn worker processes (each reads a request whole, then runs it on one of its
+# threads); on SQLite they take turns at the file. Empty:
 # `scorekeeper serve` starts two per CPU core, at most four (scorekeeper/cli.py).
 WORKERS ?=
 PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
@@ -34,7 +35,7 @@ system-deps:
 	  else echo "missing Debian packages (install them as root):$$missing"; fi; \
 	fi
 
-# Migrates, then runs gunicorn: threaded workers (scorekeeper/cli.py has the flags).
+# Migrates, then runs gunicorn (scorekeeper/cli.py has the flags).
 run: $(STAMP) system-deps catalogs
 	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) $(if $(WORKERS),--workers=$(WORKERS))
 

@@ -56,7 +56,7 @@ def free_port() -> int:
 def start_server(
     app: str, url: str, opts: argparse.Namespace
 ) -> tuple[subprocess.Popen[bytes], int]:
-    """gunicorn as ``make run`` starts it (threaded workers), on a free port."""
+    """gunicorn as ``make run`` starts it, on a free port."""
     port = free_port()
     args = [sys.executable, "-m", "gunicorn",
             *gunicorn_args("127.0.0.1", port, opts.workers, threads=opts.threads, app=app,
@@ -374,7 +374,7 @@ def report(opts: argparse.Namespace, games: list[dict[str, Any]], quiet: Run, bu
     how = f"conditional polling every {opts.interval:g} s (ETag/304)"
     print(f"\nlive: {opts.phones} phones ({opts.per_game} a game, {len(games)} games), "
           f"{opts.tables} tables saving a hand every {opts.pace:g} s, {how}; gunicorn "
-          f"{opts.workers} gthread workers × {opts.threads} threads on {db}; "
+          f"{opts.workers} workers × {opts.threads} threads on {db}; "
           f"{opts.rounds} rounds of {opts.seconds:g} s unwatched + {opts.seconds:g} s watched; "
           f"{os.cpu_count()} CPUs")
     for label, run in (("without watchers", quiet), ("with watchers", busy)):
