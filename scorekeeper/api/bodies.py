@@ -29,6 +29,7 @@ from pydantic import (
     WithJsonSchema,
     WrapValidator,
 )
+from pydantic.json_schema import JsonSchemaMode
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 from typing_extensions import TypedDict  # pydantic reads this one on Python 3.11
@@ -780,10 +781,17 @@ def read(shape: Any, also: Callable[[dict[str, Any]], object] | None = None) -> 
 
 def schemas() -> dict[str, Schema]:
     """Every body's JSON Schema and the shared ones, by name, for ``components.schemas``."""
-    found: dict[str, Schema] = dict(SHARED)
-    for name, body in [*BODIES.items(), ("RuleSettings", RuleSettings)]:
-        schema = ADAPTERS[body].json_schema(
-            by_alias=True, ref_template="#/components/schemas/{model}")
+    return {**SHARED, **generated({**BODIES, "RuleSettings": RuleSettings})}
+
+
+def generated(types: dict[str, Any], mode: JsonSchemaMode = "validation") -> dict[str, Schema]:
+    """The JSON Schema of each of ``types`` by its name, and of the types they hold by
+    theirs (pydantic's ``$defs``), as ``components.schemas`` lists them."""
+    found: dict[str, Schema] = {}
+    for name, kind in types.items():
+        adapter = ADAPTERS.get(kind) or TypeAdapter(kind)
+        schema = adapter.json_schema(by_alias=True, mode=mode,
+                                     ref_template="#/components/schemas/{model}")
         for inner, definition in schema.pop("$defs", {}).items():
             found.setdefault(inner, _plain(definition))
         found[name] = _plain(schema)

@@ -25,8 +25,9 @@ from ..names import GROUP_NAME_MAX, same_name, text_problem
 from ..scoring.stakes import StakeError
 from ..services import access, payments
 from ..services import groups as service
+from ..services.documents import Payment
 from ..services.groups import GroupView
-from . import bodies, bp
+from . import answers, bodies, bp
 
 
 @bp.post("/groups")
@@ -85,7 +86,7 @@ def read_group(group_id: str) -> Response:
     return jsonify(group_json(shown))
 
 
-def group_json(shown: GroupView) -> dict[str, Any]:
+def group_json(shown: GroupView) -> answers.Group:
     """A group as ``GET /api/v1/groups/<id>`` returns it."""
     group = shown.group
     st = shown.standings
@@ -165,11 +166,13 @@ def group_json(shown: GroupView) -> dict[str, Any]:
     }
 
 
-def _recorded(p: PaymentRow) -> dict[str, Any]:
-    return {"id": p.id, **payments.payment_json(p)}
+def _recorded(p: PaymentRow) -> answers.RecordedPayment:
+    made = payments.payment_json(p)
+    return {"id": p.id, "from": made["from"], "to": made["to"], "amount": made["amount"],
+            "currency": made["currency"], "date": made["date"]}
 
 
-def _payment(p: Any, currency: str | None) -> dict[str, Any]:
+def _payment(p: Any, currency: str | None) -> Payment:
     return {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": currency}
 
 
