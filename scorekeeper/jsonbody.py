@@ -12,9 +12,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 from flask import request
+from pydantic import Field
+from typing_extensions import TypedDict  # pydantic reads this one on Python 3.11
 
 from .scoring.cards import Card, CardError, parse_cards
 from .scoring.explain import Step
@@ -182,23 +184,41 @@ def _inside(where: str, at: str) -> str:
     return where if at == where else f"{where}.{at}"
 
 
+CanonicalCard = Annotated[str, Field(
+    pattern="^[A2-9TJQK][SHDC]$", examples=["TD"],
+    description="A card in canonical notation: rank then suit, `T` for ten.")]
+
+
+class ExplanationStep(TypedDict):
+    """One step of a scoring explanation."""
+
+    text: Annotated[str, Field(description="One step of the scoring, as an English sentence.")]
+    rule: Annotated[str, Field(description="The rule it applied: an anchor of the rule cards, "
+                               "as in `/rules/russian#undercut` (empty for a step that applies "
+                               "none).")]
+
+
+Explanation = Annotated[list[ExplanationStep], Field(
+    description="The scoring step by step, each step with the rule it applied.")]
+
+
 def card_json(card: Card) -> str:
     """A card in canonical notation (``TD``)."""
     return str(card)
 
 
-def cards_json(cards: Sequence[Card]) -> list[str]:
+def cards_json(cards: Sequence[Card]) -> list[CanonicalCard]:
     """Cards in canonical notation."""
     return [str(card) for card in cards]
 
 
-def explanation_json(steps: Iterable[Step]) -> list[dict[str, str]]:
+def explanation_json(steps: Iterable[Step]) -> list[ExplanationStep]:
     """An explanation as the API gives it: each step's English sentence and the anchor of
     the rule it applied (``/rules/<card>#<rule>``)."""
     return [{"text": str(step), "rule": step.rule} for step in steps]
 
 
-def meld_json(meld: Meld) -> list[str]:
+def meld_json(meld: Meld) -> list[CanonicalCard]:
     """A meld as its cards in canonical notation."""
     return cards_json(meld.cards)
 

@@ -146,8 +146,10 @@ def test_cards_rules_and_money_as_the_contract_says() -> None:
         schemas["NewGroup"]["properties"]["stake"],
     ]
     assert [schema["type"] for schema in money] == ["string"] * 5
-    errors = schemas["Errors"]["properties"]["errors"]["items"]
-    assert errors["required"] == ["where", "message"]
+    errors = schemas["Errors"]["properties"]["errors"]
+    assert errors["minItems"] == 1
+    assert errors["items"] == ref("Problem")
+    assert schemas["Problem"]["required"] == ["where", "message"]
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from pydantic import (
     WithJsonSchema,
     WrapValidator,
 )
+from pydantic.json_schema import JsonSchemaMode
 from pydantic_core import PydanticCustomError
 from pydantic_core.core_schema import ValidatorFunctionWrapHandler
 from typing_extensions import TypedDict  # pydantic reads this one on Python 3.11
@@ -36,7 +37,7 @@ from typing_extensions import TypedDict  # pydantic reads this one on Python 3.1
 from ..jsonbody import MAX_CARD_ITEMS, MAX_CARD_TEXT, ApiError, json_object
 from ..limits import ROSTER_MAX
 from ..names import GROUP_NAME_MAX, NAME_MAX
-from ..scoring.rules import PRESETS, NextDealer, OklahomaAce, Shutout
+from ..scoring.rules import PRESETS, RANGES, NextDealer, OklahomaAce, Shutout
 from ..scoring.stakes import StakeError, parse_stake
 from ..variants import VARIANTS
 
@@ -205,7 +206,13 @@ def _rules(value: Any) -> Any:
 
 
 Rules = Annotated[Any, checked(_rules, Any), shared("Rules")]
-BONUS = Annotated[int, Field(ge=0, le=10000)]
+
+
+def ranged(name: str, description: str | None = None) -> Any:
+    """The range of a setting, as the engine checks it (``scoring.rules.RANGES``)."""
+    low, high = RANGES[name]
+    return Field(ge=low, le=high, description=description)
+
 
 
 def one_of(choices: Any) -> Any:
@@ -221,20 +228,21 @@ class RuleSettings(TypedDict, total=False):
 
     preset: Annotated[str, Field(description="The preset the settings "
                                                      "change."), shared("Preset")]
-    knock_limit: Annotated[int, Field(ge=0, le=10, description="The most deadwood one may "
+    knock_limit: Annotated[int, ranged("knock_limit", "The most deadwood one may "
                                       "knock with.")]
-    gin_bonus: Annotated[BONUS, Field(description="Bonus for gin.")]
-    big_gin_bonus: Annotated[BONUS | None, Field(description="Bonus for big gin; null: big "
-                                                 "gin is not played.")]
-    undercut_bonus: Annotated[BONUS, Field(description="Bonus for an undercut.")]
+    gin_bonus: Annotated[int, ranged("gin_bonus", "Bonus for gin.")]
+    big_gin_bonus: Annotated[Annotated[int, ranged("big_gin_bonus")] | None,
+                             Field(description="Bonus for big gin; null: big gin is not "
+                                   "played.")]
+    undercut_bonus: Annotated[int, ranged("undercut_bonus", "Bonus for an undercut.")]
     tie_is_undercut: Annotated[bool, Field(description="Whether equal deadwood is an "
                                            "undercut.")]
-    target: Annotated[int, Field(ge=1, le=10000, description="The score that ends the game.")]
-    game_bonus: Annotated[BONUS, Field(description="Bonus for winning the game.")]
-    box_bonus: Annotated[BONUS, Field(description="Bonus for each hand won (box).")]
+    target: Annotated[int, ranged("target", "The score that ends the game.")]
+    game_bonus: Annotated[int, ranged("game_bonus", "Bonus for winning the game.")]
+    box_bonus: Annotated[int, ranged("box_bonus", "Bonus for each hand won (box).")]
     shutout: Annotated[str, one_of(Shutout),
                        Field(description="What a shutout adds at the end of the game.")]
-    shutout_bonus: Annotated[BONUS, Field(description="The flat bonus of shutout `flat`.")]
+    shutout_bonus: Annotated[int, ranged("shutout_bonus", "The flat bonus of shutout `flat`.")]
     next_dealer: Annotated[str, one_of(NextDealer),
                            Field(description="Who deals the next hand.")]
     oklahoma: Annotated[bool, Field(description="Oklahoma gin: the upcard sets the knock "
@@ -245,7 +253,7 @@ class RuleSettings(TypedDict, total=False):
                                          "hand.")]
     sets_need_sequence: Annotated[bool, Field(description="Remi: a set counts only beside "
                                               "a sequence.")]
-    deals: Annotated[Annotated[int, Field(ge=1, le=1000)] | None,
+    deals: Annotated[Annotated[int, ranged("deals")] | None,
                      Field(description="Remi: end after this many deals; null: at the "
                            "target.")]
     hollywood_fourth: Annotated[bool, Field(description="Hollywood: a fourth column opens "
@@ -780,10 +788,17 @@ def read(shape: Any, also: Callable[[dict[str, Any]], object] | None = None) -> 
 
 def schemas() -> dict[str, Schema]:
     """Every body's JSON Schema and the shared ones, by name, for ``components.schemas``."""
-    found: dict[str, Schema] = dict(SHARED)
-    for name, body in [*BODIES.items(), ("RuleSettings", RuleSettings)]:
-        schema = ADAPTERS[body].json_schema(
-            by_alias=True, ref_template="#/components/schemas/{model}")
+    return {**SHARED, **generated({**BODIES, "RuleSettings": RuleSettings})}
+
+
+def generated(types: dict[str, Any], mode: JsonSchemaMode = "validation") -> dict[str, Schema]:
+    """The JSON Schema of each of ``types`` by its name, and of the types they hold by
+    theirs (pydantic's ``$defs``), as ``components.schemas`` lists them."""
+    found: dict[str, Schema] = {}
+    for name, kind in types.items():
+        adapter = ADAPTERS.get(kind) or TypeAdapter(kind)
+        schema = adapter.json_schema(by_alias=True, mode=mode,
+                                     ref_template="#/components/schemas/{model}")
         for inner, definition in schema.pop("$defs", {}).items():
             found.setdefault(inner, _plain(definition))
         found[name] = _plain(schema)

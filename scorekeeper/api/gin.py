@@ -31,7 +31,7 @@ from ..scoring.errors import HandError
 from ..scoring.layoffs import Layoff
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult, settle_gin_hand
-from . import bodies, bp
+from . import answers, bodies, bp
 
 T = TypeVar("T")
 
@@ -39,7 +39,7 @@ MAX_MELDS = 11  # more melds than cards in a hand is never right
 
 
 @bp.post("/gin/arrange")
-def arrange() -> dict[str, Any]:
+def arrange() -> answers.Arrangement:
     """The best melds and deadwood of 10 cards, or the best discard of 11."""
     body = bodies.read(bodies.ArrangeRequest)
     rules = rules_from_json(body.get("rules"))
@@ -50,7 +50,7 @@ def arrange() -> dict[str, Any]:
         arrangement = best_arrangement(cards, rules)
     except CardError as exc:
         raise ApiError([("cards", message) for message in exc.problems]) from None
-    out: dict[str, Any] = {
+    out: answers.Arrangement = {
         "melds": [meld_json(m) for m in arrangement.melds],
         "deadwood": cards_json(arrangement.deadwood),
         "deadwood_points": arrangement.deadwood_points,
@@ -63,7 +63,7 @@ def arrange() -> dict[str, Any]:
 
 
 @bp.post("/gin/settle")
-def settle() -> dict[str, Any]:
+def settle() -> answers.SettledHand:
     """Score one hand from both players' cards, with optional declared melds and layoffs."""
     rules, inputs = settle_inputs(bodies.read(bodies.SettleRequest, settle_inputs))
     return result_json(settle_hand(rules, inputs))
@@ -158,7 +158,7 @@ def _each(items: list[Any], where: str, read: Callable[[Any, str], T]) -> list[T
     return out
 
 
-def result_json(result: HandResult) -> dict[str, Any]:
+def result_json(result: HandResult) -> answers.SettledHand:
     """A settled hand as the API returns it (also used by the games API)."""
     knocker, defender = result.knocker, result.defender
     return {

@@ -25,10 +25,11 @@ from ..names import GROUP_NAME_MAX, same_name, text_problem
 from ..scoring.stakes import StakeError
 from ..services import access, payments, players
 from ..services import groups as service
+from ..services.documents import Payment
 from ..services.groups import GroupView
 from ..services.summaries import MELD
 from ..variants import VARIANTS
-from . import bodies, bp
+from . import answers, bodies, bp
 
 
 @bp.post("/groups")
@@ -87,7 +88,7 @@ def read_group(group_id: str) -> Response:
     return jsonify(group_json(shown))
 
 
-def group_json(shown: GroupView) -> dict[str, Any]:
+def group_json(shown: GroupView) -> answers.Group:
     """A group as ``GET /api/v1/groups/<id>`` returns it."""
     group = shown.group
     st = shown.standings
@@ -181,7 +182,7 @@ def read_player(group_id: str, name: str) -> Response:
     if figures is None:
         abort(404)
     s, rating = figures.standing, figures.rating
-    return jsonify({
+    player: answers.Player = {
         "name": name,
         **rating_json(shown, name),
         "best_rating": round(rating.best, 2),
@@ -215,10 +216,11 @@ def read_player(group_id: str, name: str) -> Response:
         "balance": str(shown.balances.get(name, "0")),
         "balance_currency": shown.currency,
         "game_ids": [r.game_id for r in figures.records],
-    })
+    }
+    return jsonify(player)
 
 
-def rating_json(shown: GroupView, name: str) -> dict[str, Any]:
+def rating_json(shown: GroupView, name: str) -> answers.Rating:
     """A player's rating as the group's standings and his own page give it: the
     conservative number (μ − 3σ) to two places, μ and σ, and how settled it is."""
     rating = shown.ratings.get(name)
@@ -233,11 +235,13 @@ def rating_json(shown: GroupView, name: str) -> dict[str, Any]:
     }
 
 
-def _recorded(p: PaymentRow) -> dict[str, Any]:
-    return {"id": p.id, **payments.payment_json(p)}
+def _recorded(p: PaymentRow) -> answers.RecordedPayment:
+    made = payments.payment_json(p)
+    return {"id": p.id, "from": made["from"], "to": made["to"], "amount": made["amount"],
+            "currency": made["currency"], "date": made["date"]}
 
 
-def _payment(p: Any, currency: str | None) -> dict[str, Any]:
+def _payment(p: Any, currency: str | None) -> Payment:
     return {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": currency}
 
 

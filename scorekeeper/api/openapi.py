@@ -18,8 +18,10 @@ from typing import Any
 from flask import Response, jsonify
 
 from ..scoring.rules import Rules
+from ..services import documents
 from ..variants import VARIANTS
-from . import bodies, bp
+from ..variants import answers as sheets
+from . import answers, bodies, bp
 
 Schema = dict[str, Any]
 
@@ -57,72 +59,6 @@ def ref(name: str) -> Schema:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def obj(properties: dict[str, Schema], required: tuple[str, ...] = (), **more: Any) -> Schema:
-    """A JSON object with these properties, ``required`` ones always present."""
-    schema: Schema = {"type": "object", "properties": properties}
-    if required:
-        schema["required"] = list(required)
-    return {**schema, **more}
-
-
-def array(items: Schema, **more: Any) -> Schema:
-    """A JSON array of ``items``."""
-    return {"type": "array", "items": items, **more}
-
-
-def nullable(schema: Schema) -> Schema:
-    """``schema`` or ``null``."""
-    return {"anyOf": [schema, {"type": "null"}]}
-
-
-def text(description: str, **more: Any) -> Schema:
-    """A string, described."""
-    return {"type": "string", "description": description, **more}
-
-
-def number(description: str, **more: Any) -> Schema:
-    """A whole number, described."""
-    return {"type": "integer", "description": description, **more}
-
-
-def flag(description: str) -> Schema:
-    """``true`` or ``false``, described."""
-    return {"type": "boolean", "description": description}
-
-
-SEAT = number("A seat: 0 for the first player named, 1 for the second, and so on.", minimum=0)
-SEATS = array(number("Points, one entry per seat (or team)."))
-OPTIONAL_SEAT = {**nullable(SEAT), "description": "A seat, or null for none."}
-EXPLANATION = array(
-    obj(
-        {
-            "text": text("One step of the scoring, as an English sentence."),
-            "rule": text("The rule it applied: an anchor of the rule cards, as in "
-                         "`/rules/russian#undercut` (empty for a step that applies none)."),
-        },
-        ("text", "rule"),
-    ),
-    description="The scoring step by step, each step with the rule it applied.",
-)
-MONEY = text(
-    "An amount of money as a decimal string, never a JSON number.",
-    pattern=r"^-?[0-9]+(\.[0-9]+)?$",
-    examples=["1.53"],
-)
-CURRENCY = text("A three-letter currency code.", pattern="^[A-Z]{3}$", examples=["EUR"])
-HAND_OUTCOMES = ["knock", "undercut", "gin", "big_gin", "tie", "dead"]
-DECIMAL: Schema = {"type": "number", "description": "Two decimal places."}
-RATING: dict[str, Schema] = {
-    "rating": {"type": ["number", "null"], "description": "The conservative skill rating, "
-               "mu − 3 sigma (openskill's Plackett–Luce ordinal), two places; 0 at the "
-               "start."},
-    "rating_mu": DECIMAL,
-    "rating_sigma": DECIMAL,
-    "rated_games": number("Games counted for the rating.", minimum=0),
-    "rating_provisional": {"type": "boolean", "description": "Fewer than 5 rated games."},
-}
-
-
 # --- what requests carry: the bodies' own schemas (api/bodies.py) ---------------------
 
 REQUEST_SCHEMAS: dict[str, Schema] = {
@@ -142,570 +78,77 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
 GROUP_VERSION = REQUEST_SCHEMAS["Version"]["properties"]["version"]
 
 
-# --- what answers carry -------------------------------------------------------------
+# --- what answers carry: generated from the types the answers are built as -----------
 
-RULE_VALUES = Rules().to_dict()
+# Each variant's part of a game's document, and the variants that answer with it.
+SHEETS: dict[str, tuple[Any, tuple[str, ...]]] = {
+    "GinGame": (sheets.GinGame, ("gin", "oklahoma")),
+    "HollywoodGame": (sheets.HollywoodGame, ("hollywood",)),
+    "ThreeHandGame": (sheets.ThreeHandGame, ("three_hand",)),
+    "PartnershipGame": (sheets.PartnershipGame, ("partnership",)),
+    "RemiGame": (sheets.RemiGame, ("remi",)),
+}
+assert sorted(n for _, names in SHEETS.values() for n in names) == sorted(VARIANTS)
+ANSWER_TYPES: dict[str, Any] = {
+    "Errors": answers.Errors,
+    "Arrangement": answers.Arrangement,
+    "SettledHand": answers.SettledHand,
+    "RemiDeal": answers.RemiDeal,
+    "KeptRuling": answers.KeptRuling,
+    "Created": answers.Created,
+    "GameHead": documents.GameHead,
+    "GameMoney": documents.GameMoney,
+    **{name: sheet for name, (sheet, _) in SHEETS.items()},
+    "AddedHandNumber": answers.AddedHandNumber,
+    "Group": answers.Group,
+    "Player": answers.Player,
+    "GroupChangeMade": answers.GroupChangeMade,
+}
 
 
 def _rules_answer() -> Schema:
-    """Every setting, as the game stores it."""
-    properties: dict[str, Schema] = {}
+    """Every setting, as the game stores it: the request's settings, all present."""
     settings = REQUEST_SCHEMAS["RuleSettings"]["properties"]
-    for name in RULE_VALUES:
-        properties[name] = (
-            text("The preset the game started from, or `custom`.")
-            if name == "preset"
-            else settings[name]
-        )
-    return obj(properties, tuple(RULE_VALUES), description="The game's rules, every setting.")
+    properties = {name: settings[name] for name in Rules().to_dict()}
+    properties["preset"] = {"type": "string",
+                            "description": "The preset the game started from, or `custom`."}
+    return {"type": "object", "properties": properties, "required": list(properties),
+            "description": "The game's rules, every setting."}
 
 
-SETTLEMENT = obj(
-    {
-        "winner": SEAT,
-        "shutout": flag("Whether the loser won no hand."),
-        "lines": array(
-            obj({"seat": SEAT, "amount": number("Points added."), "text": text("What for.")},
-                ("seat", "amount", "text"))
-        ),
-        "finals": SEATS,
-        "margin": number("The winner's final less the runner-up's."),
-        "explanation": EXPLANATION,
-    },
-    ("winner", "shutout", "lines", "finals", "margin", "explanation"),
-    description="The final settlement of a finished game (rule card `/rules/classic#game-bonus`).",
-)
-
-HAND_ROW_COMMON: dict[str, Schema] = {
-    "number": number("The hand's number, from 1.", minimum=1),
-    "inputs": {"type": "object", "description": "The hand as it was entered and stored."},
-    "outcome": {"type": "string", "enum": HAND_OUTCOMES},
-    "after_end": flag("Entered after the game had ended: it does not count."),
-    "explanation": EXPLANATION,
-}
-
-
-def _game(variant: str | list[str], properties: dict[str, Schema], required: tuple[str, ...],
-          hand: Schema, description: str) -> Schema:
-    names = [variant] if isinstance(variant, str) else variant
-    return obj(
-        {
-            "variant": {"type": "string", "enum": names},
-            "hands": array(hand, description="Every hand; left out of the answer to adding one."),
-            **properties,
+def _answer_schemas() -> dict[str, Schema]:
+    found = bodies.generated(ANSWER_TYPES, mode="serialization")
+    clash = set(found) & set(REQUEST_SCHEMAS)
+    assert not clash, f"answer and request schemas share names: {clash}"
+    # A game's rules are stored as a plain object: the document names every setting.
+    found["GameHead"]["properties"]["rules"] = {**ref("GameRules"),
+                                                "description": "The game's rules."}
+    found["GameHead"]["properties"]["variant"] = {"type": "string", "enum": list(VARIANTS)}
+    return {
+        **found,
+        "GameRules": _rules_answer(),
+        "Game": {
+            "description": "The whole game (also the export format): rules, players, hands "
+            "with their inputs, totals derived from them, settlement. The fields after "
+            "`created_at` depend on the variant.",
+            "allOf": [ref("GameHead"), ref("GameMoney"), {"oneOf": [
+                {"allOf": [ref(name), {"properties": {"variant": {"enum": list(names)}}}]}
+                for name, (_, names) in SHEETS.items()
+            ]}],
         },
-        ("variant", *required),
-        description=description,
-    )
+        "AddedHand": {
+            "description": "The game's new totals (the game without its list of hands) and "
+            "the number of the hand this request added.",
+            "allOf": [ref("Game"), ref("AddedHandNumber")],
+        },
+        "ChangedGroup": {
+            "description": "The group after the change, with what the change made.",
+            "allOf": [ref("Group"), ref("GroupChangeMade")],
+        },
+    }
 
 
-RESPONSE_SCHEMAS: dict[str, Schema] = {
-    "Errors": obj(
-        {
-            "errors": array(
-                obj(
-                    {
-                        "where": text("What the message is about: a path into the body, "
-                                      "a header, `request` or `game`."),
-                        "message": text("What is wrong, in English."),
-                    },
-                    ("where", "message"),
-                ),
-                minItems=1,
-            )
-        },
-        ("errors",),
-        description="Why the request was refused: every problem found at once.",
-    ),
-    "CanonicalCard": text("A card in canonical notation: rank then suit, `T` for ten.",
-                          pattern="^[A2-9TJQK][SHDC]$", examples=["TD"]),
-    "Meld": array(ref("CanonicalCard"), description="A meld's cards."),
-    "Arrangement": obj(
-        {
-            "melds": array(ref("Meld")),
-            "deadwood": array(ref("CanonicalCard")),
-            "deadwood_points": number("The deadwood's count.", minimum=0),
-            "gin": flag("No deadwood."),
-            "discard": {**nullable(ref("CanonicalCard")),
-                        "description": "11 cards: the best discard; melds and deadwood are "
-                        "after it."},
-            "big_gin": flag("11 cards: all eleven melded."),
-        },
-        ("melds", "deadwood", "deadwood_points", "gin"),
-        description="The best melds of 10 cards, or of 11 after the best discard.",
-    ),
-    "SettledHand": obj(
-        {
-            "outcome": {"type": "string", "enum": [o for o in HAND_OUTCOMES if o != "dead"]},
-            "winner": {"description": "Who scores; null for a tie.",
-                       "anyOf": [{"type": "string", "enum": ["knocker", "defender"]},
-                                 {"type": "null"}]},
-            "points": number("The points the winner scores.", minimum=0),
-            "knocker": obj(
-                {"melds": array(ref("Meld")), "deadwood": array(ref("CanonicalCard")),
-                 "deadwood_points": number("", minimum=0)},
-                ("melds", "deadwood", "deadwood_points"),
-            ),
-            "defender": obj(
-                {
-                    "melds": array(ref("Meld")),
-                    "layoffs": array(obj({"card": ref("CanonicalCard"),
-                                          "meld": number("0-based index into `knocker.melds`.",
-                                                         minimum=0)},
-                                         ("card", "meld"))),
-                    "deadwood": array(ref("CanonicalCard")),
-                    "deadwood_points": number("", minimum=0),
-                },
-                ("melds", "layoffs", "deadwood", "deadwood_points"),
-            ),
-            "explanation": EXPLANATION,
-        },
-        ("outcome", "winner", "points", "knocker", "defender", "explanation"),
-        description="One hand scored; a layoff's `meld` indexes `knocker.melds`.",
-    ),
-    "RemiDeal": obj(
-        {
-            "players": array(
-                obj(
-                    {
-                        "name": text("The player's name."),
-                        "combinations": array(array(ref("CanonicalCard"))),
-                        "unmatched": array(ref("CanonicalCard")),
-                        "points": number("The deal's score."),
-                        "plus": number("Points on the table."),
-                        "minus": number("Points left in hand."),
-                        "closing_bonus": number("The bonus for going out."),
-                    },
-                    ("name", "combinations", "unmatched", "points", "plus", "minus",
-                     "closing_bonus"),
-                )
-            ),
-            "explanation": EXPLANATION,
-        },
-        ("players", "explanation"),
-        description="One Remi deal scored (rule card `/rules/remi`).",
-    ),
-    "KeptRuling": obj(
-        {
-            "id": text("The ruling's id.", pattern="^[A-Za-z0-9_-]{1,64}$"),
-            "url": text("Its read-only page (`<url>.pdf` prints it).", format="uri"),
-        },
-        ("id", "url"),
-        description="A kept ruling: what was decided, never scored again.",
-    ),
-    "Created": obj(
-        {
-            "id": text("Its id.", pattern="^[A-Za-z0-9_-]{1,64}$"),
-            "edit_secret": text("The secret that lets you change it (`X-Edit-Secret`)."),
-            "view_url": text("Its page, to read.", format="uri"),
-            "edit_url": text("Its page with the secret: whoever opens it may edit.",
-                             format="uri"),
-        },
-        ("id", "edit_secret", "view_url", "edit_url"),
-        description="What was created, with its edit secret and links.",
-    ),
-    "Payment": obj(
-        {"from": text("Who pays."), "to": text("Who is paid."), "amount": MONEY,
-         "currency": {**nullable(CURRENCY), "description": "The currency, if any."}},
-        ("from", "to", "amount", "currency"),
-        description="Money owed at the end of a game with a stake.",
-    ),
-    "GameRules": _rules_answer(),
-    "Game": {
-        "description": "The whole game (also the export format): rules, players, hands with "
-        "their inputs, totals derived from them, settlement. The fields after `finished` "
-        "depend on the variant.",
-        "allOf": [
-            obj(
-                {
-                    "id": text("The game's id."),
-                    "variant": {"type": "string", "enum": list(VARIANTS)},
-                    "players": array({"type": "string"}),
-                    "short_names": array(
-                        {"type": "string"},
-                        description="Each player's short form, seat by seat, as the "
-                        "sheet's narrow columns show it: the first word of the name, told "
-                        "apart from another player's, or what the game's editor wrote.",
-                    ),
-                    "rules": ref("GameRules"),
-                    "setup": {"type": "object", "description": "Who dealt (or had which "
-                              "role) first.",
-                              "additionalProperties": {"type": "integer"}},
-                    "version": number("Goes up by one with every change.", minimum=0),
-                    "created_at": text("When the game was created.", format="date-time"),
-                    "finished": flag("Whether the game is over."),
-                    "stake": {**MONEY, "description": "The stake per point (games with "
-                              "a stake only)."},
-                    "currency": CURRENCY,
-                    "payments": array(ref("Payment"), description="Who pays whom (a "
-                                      "finished game with a stake only)."),
-                },
-                ("id", "variant", "players", "rules", "setup", "version", "created_at",
-                 "finished"),
-            ),
-            {"oneOf": [ref("GinGame"), ref("HollywoodGame"), ref("ThreeHandGame"),
-                       ref("PartnershipGame"), ref("RemiGame")]},
-        ],
-    },
-    "AddedHand": {
-        "description": "The game's new totals (the game without its list of hands) and the "
-        "number of the hand this request added.",
-        "allOf": [
-            ref("Game"),
-            obj({"hand": number("The hand's number.", minimum=1)}, ("hand",)),
-        ],
-    },
-    "GinGame": _game(
-        ["gin", "oklahoma"],
-        {
-            "totals": SEATS,
-            "boxes": array(number("Hands won.")),
-            "needs": array(number("Points still needed to reach the target.")),
-            "next_dealer": SEAT,
-            "winner": OPTIONAL_SEAT,
-            "settlement": nullable(ref("Settlement")),
-        },
-        ("totals", "boxes", "needs", "next_dealer", "winner", "settlement"),
-        obj(
-            {
-                **HAND_ROW_COMMON,
-                "dealer": SEAT,
-                "winner": OPTIONAL_SEAT,
-                "points": number("Points the winner scored."),
-                "doubled": flag("Oklahoma: doubled by a spade upcard."),
-                "box": OPTIONAL_SEAT,
-                "totals": SEATS,
-            },
-            ("number", "inputs", "dealer", "outcome", "winner", "points", "doubled", "box",
-             "totals", "after_end", "explanation"),
-        ),
-        "Gin and Oklahoma gin: one hand per row.",
-    ),
-    "HollywoodGame": _game(
-        "hollywood",
-        {
-            "columns": array(ref("HollywoodColumn")),
-            "next_dealer": SEAT,
-            "ignored": array(number("A hand entered after the match ended.")),
-            "match": obj({"finals": SEATS, "leader": OPTIONAL_SEAT}, ("finals", "leader")),
-        },
-        ("columns", "next_dealer", "ignored", "match"),
-        obj(
-            {
-                **HAND_ROW_COMMON,
-                "dealer": SEAT,
-                "winner": OPTIONAL_SEAT,
-                "points": number("Points the winner scored."),
-                "doubled": flag("Doubled by a spade upcard."),
-                "columns": array(number("A column the points went into.")),
-                "closes": array(number("A column this hand closed.")),
-            },
-            ("number", "inputs", "dealer", "outcome", "winner", "points", "doubled", "columns",
-             "closes", "after_end", "explanation"),
-        ),
-        "Hollywood gin: three games (columns) at once.",
-    ),
-    "HollywoodColumn": obj(
-        {
-            "number": number("The column, from 1.", minimum=1),
-            "open": flag("Open and not yet closed."),
-            "opened_after": {**nullable(number("", minimum=0)),
-                             "description": "The hand after which it opened (0: from the "
-                             "start); null: not yet."},
-            "closed": flag("Its game is over."),
-            "winner": OPTIONAL_SEAT,
-            "totals": SEATS,
-            "boxes": array(number("Hands won.")),
-            "needs": array(number("Points still needed.")),
-            "hands": array(
-                obj({"hand": number("", minimum=1), "points": SEATS, "totals": SEATS,
-                     "box": OPTIONAL_SEAT}, ("hand", "points", "totals", "box")),
-                description="Left out of the answer to adding a hand.",
-            ),
-            "settlement": nullable(ref("Settlement")),
-        },
-        ("number", "open", "opened_after", "closed", "winner", "totals", "boxes", "needs",
-         "settlement"),
-    ),
-    "ThreeHandGame": _game(
-        "three_hand",
-        {
-            "totals": SEATS,
-            "boxes": array(number("Hands won.")),
-            "needs": array(number("Points still needed to reach the target.")),
-            "next_roles": ref("Roles"),
-            "next_dealer": SEAT,
-            "winner": OPTIONAL_SEAT,
-            "settlement": nullable(ref("Settlement")),
-        },
-        ("totals", "boxes", "needs", "next_roles", "next_dealer", "winner", "settlement"),
-        obj(
-            {
-                **HAND_ROW_COMMON,
-                "roles": ref("Roles"),
-                "dealer": SEAT,
-                "knocker_seat": OPTIONAL_SEAT,
-                "winner_role": {"anyOf": [{"type": "string", "enum": ["box", "captain"]},
-                                          {"type": "null"}]},
-                "winner": OPTIONAL_SEAT,
-                "points": SEATS,
-                "totals": SEATS,
-                "next_roles": ref("Roles"),
-            },
-            ("number", "inputs", "roles", "dealer", "knocker_seat", "outcome", "winner_role",
-             "winner", "points", "totals", "next_roles", "after_end", "explanation"),
-        ),
-        "Three-hand gin: the box plays the captain, the third sits out.",
-    ),
-    "Roles": obj({"box": SEAT, "captain": SEAT, "out": SEAT}, ("box", "captain", "out"),
-                 description="Which seat has which role."),
-    "PartnershipGame": _game(
-        "partnership",
-        {
-            "teams": array(array(SEAT)),
-            "team_names": array({"type": "string"}),
-            "totals": array(number("A team's total.")),
-            "boxes": array(number("Deals won.")),
-            "needs": array(number("Points still needed.")),
-            "next_pairing": array(array(SEAT), description="Who plays whom in the next deal."),
-            "winner": {**nullable(number("", minimum=0)), "description": "The winning team."},
-            "settlement": nullable(ref("Settlement")),
-        },
-        ("teams", "team_names", "totals", "boxes", "needs", "next_pairing", "winner",
-         "settlement"),
-        obj(
-            {
-                "number": number("The deal's number.", minimum=1),
-                "inputs": {"type": "object", "description": "The deal as entered."},
-                "pairing": array(array(SEAT)),
-                "tables": array(
-                    obj(
-                        {
-                            "players": array(SEAT),
-                            "outcome": {"type": "string", "enum": HAND_OUTCOMES},
-                            "winner": OPTIONAL_SEAT,
-                            "points": number(""),
-                            "team_points": array(number("")),
-                            "explanation": EXPLANATION,
-                        },
-                        ("players", "outcome", "winner", "points", "team_points",
-                         "explanation"),
-                    )
-                ),
-                "points": array(number("A team's net for the deal.")),
-                "box": {**nullable(number("", minimum=0)), "description": "The team that "
-                        "won the deal."},
-                "totals": array(number("")),
-                "after_end": flag("Entered after the game had ended."),
-                "explanation": text("The deal's net, in words."),
-            },
-            ("number", "inputs", "pairing", "tables", "points", "box", "totals",
-             "after_end", "explanation"),
-        ),
-        "Partnership gin: two teams, two tables a deal.",
-    ),
-    "RemiGame": _game(
-        "remi",
-        {
-            "totals": SEATS,
-            "next_dealer": SEAT,
-            "winners": array(SEAT, description="More than one when tied."),
-            "target": {**nullable(number("")), "description": "The target; null when "
-                       "the game lasts a number of deals."},
-            "deals_left": {**nullable(number("", minimum=0)),
-                           "description": "Deals still to play, when it lasts a number."},
-        },
-        ("totals", "next_dealer", "winners", "target", "deals_left"),
-        obj(
-            {
-                "number": number("The deal's number.", minimum=1),
-                "inputs": {"type": "object", "description": "The deal as entered."},
-                "mode": {"type": "string", "enum": ["quick", "cards"]},
-                "went_out": OPTIONAL_SEAT,
-                "dealer": OPTIONAL_SEAT,
-                "scores": SEATS,
-                "totals": nullable(SEATS),
-                "after_end": flag("Entered after the game had ended."),
-                "players": array(
-                    obj(
-                        {
-                            "points": number(""),
-                            "plus": number(""),
-                            "minus": number(""),
-                            "closing_bonus": number(""),
-                            "combinations": array(array(ref("CanonicalCard"))),
-                            "void_sets": array(array(ref("CanonicalCard"))),
-                            "unmatched": array(ref("CanonicalCard")),
-                        },
-                        ("points", "plus", "minus", "closing_bonus"),
-                    )
-                ),
-                "explanation": EXPLANATION,
-            },
-            ("number", "inputs", "mode", "went_out", "dealer", "scores", "totals",
-             "after_end", "players", "explanation"),
-        ),
-        "Indonesian Remi: 2 to 4 players, one row a deal.",
-    ),
-    "Settlement": SETTLEMENT,
-    "Group": obj(
-        {
-            "id": text("The group's id."),
-            "name": text("The group's name."),
-            "players": array({"type": "string"}),
-            "stake": {**nullable(MONEY), "description": "The stake per point its games "
-                      "take, if any."},
-            "currency": nullable(CURRENCY),
-            "games": array(
-                obj(
-                    {
-                        "id": text("The game's id."),
-                        "variant": {"type": "string", "enum": list(VARIANTS)},
-                        "created_at": text("", format="date-time"),
-                        "finished": flag(""),
-                        "winner": {**nullable({"type": "string"}),
-                                   "description": "The winner's name, when there is one."},
-                        "winners": array({"type": "string"}),
-                        "finals": {"type": "object", "additionalProperties": {"type": "integer"},
-                                   "description": "Each player's final score, by name."},
-                        "stake": nullable(MONEY),
-                        "currency": nullable(CURRENCY),
-                        "payments": array(ref("Payment")),
-                    },
-                    ("id", "variant", "created_at", "finished", "winner", "winners", "finals",
-                     "stake", "currency", "payments"),
-                ),
-                description="The group's games, newest first.",
-            ),
-            "standings": array(ref("Standing")),
-            "head_to_head": array(
-                obj(
-                    {
-                        "players": array({"type": "string"}, minItems=2, maxItems=2),
-                        "games": number("", minimum=0),
-                        "wins": array(number("", minimum=0), minItems=2, maxItems=2),
-                        "net": number("The first player's finals less the second's."),
-                    },
-                    ("players", "games", "wins", "net"),
-                )
-            ),
-            "balances": {"type": "object", "additionalProperties": MONEY,
-                         "description": "What each player is up (or down), by name."},
-            "balance_currency": nullable(CURRENCY),
-            "settle_up": array(ref("Payment"), description="The fewest payments that settle "
-                               "the balances."),
-            "payments": array(ref("RecordedPayment"), description="Payments recorded as "
-                              "made."),
-            "version": number("Moves with every change to the payments; a change may "
-                              "name it (`version`).", minimum=0),
-            "history": array(ref("GroupChange"), description="Every change to the "
-                             "payments, oldest first."),
-        },
-        ("id", "name", "players", "stake", "currency", "games", "standings", "head_to_head",
-         "balances", "balance_currency", "settle_up", "payments", "version", "history"),
-        description="A group of regular players: its games, standings and money.",
-    ),
-    "RecordedPayment": obj(
-        {"id": number("The payment's id, for `PATCH` and `DELETE`."),
-         "from": text(""), "to": text(""), "amount": MONEY,
-         "currency": nullable(CURRENCY), "date": text("", format="date")},
-        ("id", "from", "to", "amount", "currency", "date"),
-        description="A payment recorded as made.",
-    ),
-    "GroupChange": obj(
-        {
-            "id": number("The entry's id (a deletion's restores it)."),
-            "action": {"type": "string",
-                       "enum": ["record", "edit", "delete", "restore", "settle"]},
-            "at": text("", format="date-time"),
-            "by": text("How the change was made: `edit link`, `PIN`, `API`."),
-            "before": {"type": ["object", "null"], "description": "The payment before "
-                       "(`edit`, `delete`); a restore's names the entry it took back "
-                       "(`{\"restores\": position}`)."},
-            "after": {"type": ["object", "null"], "description": "The payment after "
-                      "(`record`, `edit`, `restore`); a settling up's lists them "
-                      "(`{\"payments\": [...]}`)."},
-            "restorable": flag("A deletion that can still be restored."),
-        },
-        ("id", "action", "at", "by", "before", "after", "restorable"),
-        description="One change to a group's payments.",
-    ),
-    "ChangedGroup": {
-        "description": "The group after the change; `payment` is the payment recorded, "
-        "corrected or restored, `recorded` those a settling up recorded.",
-        "allOf": [
-            ref("Group"),
-            obj({"payment": ref("RecordedPayment"),
-                 "recorded": array(ref("RecordedPayment"))}),
-        ],
-    },
-    "Player": obj(
-        {
-            "name": text("The player's name."),
-            **RATING,
-            "best_rating": DECIMAL,
-            "rating_history": array(obj({"game": text("A rated game's id."),
-                                         "rating": DECIMAL}, ("game", "rating")),
-                                    description="The rating after each rated game, oldest "
-                                    "first."),
-            "games": number("Finished games counted.", minimum=0),
-            "wins": number("", minimum=0),
-            "win_rate": {"type": ["number", "null"], "description": "Games won out of games "
-                         "played, 0 to 1."},
-            "win_rate_history": array(obj({"game": text(""), "win_rate": {"type": "number"}},
-                                          ("game", "win_rate"))),
-            "longest_streak": number("", minimum=0),
-            "figures": {"type": "object", "additionalProperties": {"type": "integer"},
-                        "description": "Every counted figure by name (`gins`, `big_gins`, "
-                        "`undercuts_made`, `undercuts_suffered`, `shutouts_given`, "
-                        "`gin_missed`: knocks whose cards held a gin…)."},
-            **{key: {"type": ["number", "null"], "description": what} for key, what in (
-                ("average_won_hand", "Points of a won hand, on average."),
-                ("average_knock_deadwood", "Deadwood when knocking (hands entered with "
-                 "cards)."),
-                ("average_caught_deadwood", "The defender's deadwood when this player "
-                 "knocked (hands entered with cards)."),
-                ("layoffs_per_hand", "Cards laid off per hand defended (with cards)."),
-            )},
-            "melds": array(obj({"cards": text(""), "times": number("", minimum=1)},
-                               ("cards", "times")), description="The melds laid most."),
-            "against": array(obj({"opponent": text(""), "games": number("", minimum=0),
-                                  "wins": number("", minimum=0),
-                                  "losses": number("", minimum=0),
-                                  "net": number("This player's finals less the "
-                                                "opponent's.")},
-                                 ("opponent", "games", "wins", "losses", "net"))),
-            "money_won": MONEY,
-            "money_lost": MONEY,
-            "balance": MONEY,
-            "balance_currency": nullable(CURRENCY),
-            "game_ids": array(text(""), description="The player's games, newest first."),
-        },
-        ("name", "rating", "games", "wins", "rating_history", "against", "money_won",
-         "money_lost"),
-        description="One player across a group.",
-    ),
-    "Standing": obj(
-        {
-            **{
-                name: number("", minimum=0)
-                for name in ("games", "wins", "hands", "hands_won", "gins", "big_gins",
-                             "undercuts", "undercuts_suffered", "knocks", "dead_hands",
-                             "boxes", "shutouts_given", "shutouts_suffered", "longest_streak")
-            },
-            "name": text("The player's name."),
-            "finals": number("Final scores added up."),
-            "margins": number("Margins added up."),
-            "biggest_hand": nullable(number("")),
-            "balance": MONEY,
-            **RATING,
-        },
-        ("name", "games", "wins", "finals", "margins", "hands", "hands_won", "gins",
-         "big_gins", "undercuts", "undercuts_suffered", "knocks", "dead_hands", "boxes",
-         "shutouts_given", "shutouts_suffered", "longest_streak", "biggest_hand", "balance"),
-        description="One player's figures over the group's finished games.",
-    ),
-}
+RESPONSE_SCHEMAS = _answer_schemas()
 
 
 # --- the routes ---------------------------------------------------------------------

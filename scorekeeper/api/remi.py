@@ -31,7 +31,7 @@ from ..scoring.remi import (
     settle_remi_deal,
 )
 from ..scoring.rules import Rules
-from . import bodies, bp
+from . import answers, bodies, bp
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_COMBINATIONS = 16  # more than one player ever holds cards
@@ -42,7 +42,7 @@ Problems = list[tuple[str, str]]
 
 
 @bp.post("/remi/settle")
-def remi_settle() -> dict[str, Any]:
+def remi_settle() -> answers.RemiDeal:
     """Score one Remi deal from every player's table combinations, hand and final discard."""
     rules, players = remi_inputs(bodies.read(bodies.RemiSettleRequest, remi_inputs))
     result = settle_deal(rules, players)
@@ -158,7 +158,7 @@ def _bracketed(where: str) -> str:
     return _SEAT.sub(r"[\1]", where)
 
 
-def _player_json(player: RemiPlayerResult) -> dict[str, Any]:
+def _player_json(player: RemiPlayerResult) -> answers.RemiPlayerResult:
     return {
         "name": player.name,
         "combinations": [cards_json(c.cards) for c in player.combinations],

@@ -7,15 +7,13 @@ would refuse is refused the same way (422, every problem named) and nothing is k
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import url_for
 
 from .. import limits
 from ..db import get_session
 from ..jsonbody import ApiError, json_object
 from ..services.rulings import keep_gin, keep_remi
-from . import bodies, bp
+from . import answers, bodies, bp
 from .gin import settle_hand, settle_inputs
 from .remi import remi_inputs, settle_deal
 
@@ -24,7 +22,7 @@ KINDS = ("gin", "remi")
 
 @bp.post("/rulings")
 @limits.rulings
-def keep_ruling() -> tuple[dict[str, Any], int]:
+def keep_ruling() -> tuple[answers.KeptRuling, int]:
     """Settle the body and keep what was decided; 201 with the ruling's id and link."""
     body = json_object()
     kind = body.get("kind", "gin")
@@ -43,6 +41,7 @@ def keep_ruling() -> tuple[dict[str, Any], int]:
     db = get_session()
     db.add(ruling)
     db.commit()
-    return {"id": ruling.id,
-            "url": url_for("rulings.page", ruling_id=ruling.id, _external=True)}, 201
+    kept: answers.KeptRuling = {
+        "id": ruling.id, "url": url_for("rulings.page", ruling_id=ruling.id, _external=True)}
+    return kept, 201
 

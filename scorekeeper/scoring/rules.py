@@ -49,6 +49,21 @@ class OklahomaAce(StrEnum):
     ONE = "one"
 
 
+# The whole numbers a setting may take, low to high (``None`` as well where the setting
+# allows it: ``big_gin_bonus``, ``deals``); the API's ``RuleSettings`` reads them too.
+RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit": (0, 10),
+    "target": (1, 10000),
+    "gin_bonus": (0, 10000),
+    "undercut_bonus": (0, 10000),
+    "game_bonus": (0, 10000),
+    "box_bonus": (0, 10000),
+    "shutout_bonus": (0, 10000),
+    "big_gin_bonus": (0, 10000),
+    "deals": (1, 1000),
+}
+
+
 @dataclass(frozen=True)
 class Rules:
     """Every setting that varies between tables. Defaults are the ``classic`` preset."""
@@ -105,19 +120,17 @@ class Rules:
 
     def problems(self) -> list[tuple[str, str]]:
         """Every inconsistency in these settings, as (setting, message)."""
+        words = {
+            "knock_limit": Message(N_("the knock limit must be between 0 and 10")),
+            "target": Message(N_("the target must be between 1 and 10000")),
+            "big_gin_bonus": Message(N_("must be between 0 and 10000, or off")),
+            "deals": Message(N_("the number of deals must be between 1 and 1000")),
+        }
         found: list[tuple[str, str]] = []
-        if not 0 <= self.knock_limit <= 10:
-            found.append(("knock_limit", Message(N_("the knock limit must be between 0 and 10"))))
-        if not 1 <= self.target <= 10000:
-            found.append(("target", Message(N_("the target must be between 1 and 10000"))))
-        for name in ("gin_bonus", "undercut_bonus", "game_bonus", "box_bonus", "shutout_bonus"):
-            if not 0 <= getattr(self, name) <= 10000:
-                found.append((name, Message(N_("must be between 0 and 10000"))))
-        if self.big_gin_bonus is not None and not 0 <= self.big_gin_bonus <= 10000:
-            found.append(("big_gin_bonus", Message(N_("must be between 0 and 10000, or off"))))
-        if self.deals is not None and not 1 <= self.deals <= 1000:
-            message = Message(N_("the number of deals must be between 1 and 1000"))
-            found.append(("deals", message))
+        for name, (low, high) in RANGES.items():
+            value = getattr(self, name)
+            if value is not None and not low <= value <= high:
+                found.append((name, words.get(name, Message(N_("must be between 0 and 10000")))))
         return found
 
 

@@ -132,7 +132,7 @@ def hand_rows(game: Game) -> list[list[object]]:
 
 
 def _hand(
-    game: Game, data: dict[str, Any], hand: dict[str, Any], names: list[str]
+    game: Game, data: Mapping[str, Any], hand: Mapping[str, Any], names: list[str]
 ) -> list[list[object]]:
     """The cells after the hand's number: table, outcome, knocker, deadwood both ways,
     winner, then each seat's player, points and total."""
@@ -169,7 +169,7 @@ def _hand(
              _name(names, winner), *_seat_cells(names, points, totals)]]
 
 
-def _column_totals(data: dict[str, Any], hand: dict[str, Any]) -> list[int] | None:
+def _column_totals(data: Mapping[str, Any], hand: Mapping[str, Any]) -> list[int] | None:
     """A Hollywood hand's totals in the first column it counted in."""
     for column in data["columns"]:
         for entry in column["hands"]:

@@ -20,6 +20,7 @@ from ..jsonbody import ApiError
 from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.citations import outcome_rule
+from .answers import SheetJson
 from .replay import game_rules
 from .wording import Clause, gin_clauses
 
@@ -163,7 +164,7 @@ class Variant:
             raise ApiError([(stored_field(where, fields), message)
                             for where, message in exc.problems]) from None
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> SheetJson:
         """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement.
         With ``hands=False`` (the answer to adding a hand) the per-hand list is left out."""
         raise NotImplementedError

@@ -35,6 +35,7 @@ from ..jsonbody import (
 )
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
+from . import answers
 from .base import Variant
 from .replay import game_rules, gin_sheet
 
@@ -167,16 +168,10 @@ class GinVariant(Variant):
         """A gin hand's API body (``hand_body``)."""
         return hand_body(inputs)
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their results, totals, boxes, needs, settlement."""
         played = sheet.game
-        listed: dict[str, Any] = (
-            {}
-            if not hands
-            else {"hands": [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]}
-        )
-        return {
-            **(listed if hands else {}),
+        document: answers.GinGame = {
             "totals": list(played.totals),
             "boxes": list(played.boxes),
             "needs": list(played.needs),
@@ -185,6 +180,10 @@ class GinVariant(Variant):
             "winner": played.winner,
             "settlement": settlement_json(played.settlement),
         }
+        if not hands:
+            return document
+        rows = [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]
+        return {"hands": rows, **document}
 
 
 class OklahomaVariant(GinVariant):
@@ -201,7 +200,7 @@ class OklahomaVariant(GinVariant):
         return rules if rules.oklahoma else rules.replace(oklahoma=True)
 
 
-def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
+def hand_json(number: int, scored: ScoredHand, row: Any) -> answers.GinHand:
     """One gin hand: its inputs and what the engine made of it."""
     return {
         "number": number,
@@ -218,7 +217,7 @@ def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
     }
 
 
-def settlement_json(settlement: Any) -> dict[str, Any] | None:
+def settlement_json(settlement: Any) -> answers.Settlement | None:
     """A game's final settlement (/rules/classic#game-bonus), or ``None`` while it goes on."""
     if settlement is None:
         return None

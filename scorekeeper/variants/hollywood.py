@@ -22,6 +22,7 @@ from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
+from . import answers
 from .gin import GinVariant, settlement_json
 from .replay import game_rules
 
@@ -131,30 +132,25 @@ class HollywoodVariant(GinVariant):
             if column.opened_after is not None
         )
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
         """Hands with the columns they went into, every column, the match; ``hands=False``
         leaves out the per-hand lists (the answer to adding a hand)."""
         played: HollywoodGame = sheet.game
-        return {
-            **(
-                {
-                    "hands": [
-                        _hand_json(scored, row)
-                        for scored, row in zip(sheet.hands, played.rows, strict=True)
-                    ]
-                }
-                if hands
-                else {}
-            ),
+        document: answers.HollywoodGame = {
             "columns": [_column_json(column, hands=hands) for column in played.columns],
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "ignored": list(played.ignored),
             "match": {"finals": list(sheet.match_finals), "leader": sheet.match_leader},
         }
+        if not hands:
+            return document
+        rows = [_hand_json(scored, row)
+                for scored, row in zip(sheet.hands, played.rows, strict=True)]
+        return {"hands": rows, **document}
 
 
-def _hand_json(scored: ScoredHand, row: HollywoodRow) -> dict[str, Any]:
+def _hand_json(scored: ScoredHand, row: HollywoodRow) -> answers.HollywoodHand:
     return {
         "number": row.number,
         "inputs": dict(scored.inputs),
@@ -170,19 +166,8 @@ def _hand_json(scored: ScoredHand, row: HollywoodRow) -> dict[str, Any]:
     }
 
 
-def _column_json(column: Column, *, hands: bool = True) -> dict[str, Any]:
-    rows = {
-        "hands": [
-            {
-                "hand": row.number,
-                "points": list(row.points),
-                "totals": list(row.totals),
-                "box": row.box,
-            }
-            for row in column.rows
-        ]
-    }
-    return {
+def _column_json(column: Column, *, hands: bool = True) -> answers.HollywoodColumn:
+    head: answers.ColumnHead = {
         "number": column.number,
         "open": column.opened_after is not None and not column.closed,
         "opened_after": column.opened_after,
@@ -191,6 +176,14 @@ def _column_json(column: Column, *, hands: bool = True) -> dict[str, Any]:
         "totals": list(column.totals),
         "boxes": list(column.boxes),
         "needs": list(column.needs),
-        **(rows if hands else {}),
-        "settlement": settlement_json(column.settlement),
     }
+    rows: list[answers.ColumnHand] = [
+        {"hand": row.number, "points": list(row.points), "totals": list(row.totals),
+         "box": row.box}
+        for row in column.rows
+    ]
+    document: answers.HollywoodColumn = {**head, "hands": rows,
+                                         "settlement": settlement_json(column.settlement)}
+    if not hands:
+        del document["hands"]
+    return document

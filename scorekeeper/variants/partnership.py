@@ -45,6 +45,7 @@ from ..scoring.partnership import (
     play_partnership,
     team_of,
 )
+from . import answers
 from .base import Variant
 from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
@@ -338,21 +339,12 @@ class PartnershipVariant(Variant):
             fields.update(moved)
         return {"tables": body}, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
         """Deals with both tables, team nets, totals, boxes, settlement."""
         played: PartnershipGame = sheet.game
-        deals = zip(game.hands, played.deals, sheet.deals, strict=True)
-        listed: dict[str, Any] = (
-            {}
-            if not hands
-            else {
-                "hands": [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
-            }
-        )
-        return {
+        document: answers.PartnershipGame = {
             "teams": [list(team) for team in TEAMS],
             "team_names": list(played.team_names),
-            **(listed if hands else {}),
             "totals": list(played.totals),
             "boxes": list(played.boxes),
             "needs": list(played.needs),
@@ -361,6 +353,13 @@ class PartnershipVariant(Variant):
             "winner": played.winner,
             "settlement": settlement_json(played.settlement),
         }
+        if not hands:
+            return document
+        deals = zip(game.hands, played.deals, sheet.deals, strict=True)
+        rows = [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
+        # The deals after the teams, as the document always listed them.
+        return {"teams": document["teams"], "team_names": document["team_names"],
+                "hands": rows, **document}
 
 
 def _has_errors(form: Any) -> bool:
@@ -404,7 +403,8 @@ def _dead_hand() -> dict[str, Any]:
     }
 
 
-def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]) -> dict[str, Any]:
+def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]
+              ) -> answers.PartnershipGameDeal:
     """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
     return {
         "number": deal.number,

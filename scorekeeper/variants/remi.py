@@ -50,6 +50,7 @@ from ..scoring.remi import (
     settle_remi_deal,
 )
 from ..scoring.rules import PRESETS
+from . import answers
 from .base import Variant
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
 from .replay import game_rules
@@ -324,22 +325,11 @@ class RemiVariant(Variant):
             fields[discard] = f"players[{out}].{discard}"
         return body, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
         played: RemiGame = sheet.game
-        listed: dict[str, Any] = (
-            {}
-            if not hands
-            else {
-                "hands": [
-                    deal_json(number, deal, sheet)
-                    for number, deal in enumerate(sheet.deals, start=1)
-                ]
-            }
-        )
-        return {
-            **(listed if hands else {}),
+        document: answers.RemiGame = {
             "totals": list(played.totals),
             "next_dealer": played.next_dealer,
             "finished": played.finished,
@@ -347,6 +337,10 @@ class RemiVariant(Variant):
             "target": None if sheet.rules.deals is not None else sheet.rules.target,
             "deals_left": sheet.deals_left,
         }
+        if not hands:
+            return document
+        rows = [deal_json(number, deal, sheet) for number, deal in enumerate(sheet.deals, start=1)]
+        return {"hands": rows, **document}
 
 
 def _ready(form: RemiQuickForm | RemiCardForm, game: Game) -> None:
@@ -442,7 +436,7 @@ def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
     }
 
 
-def _player_json(seat: int, deal: ScoredDeal) -> dict[str, Any]:
+def _player_json(seat: int, deal: ScoredDeal) -> answers.RemiDealPlayer:
     if deal.result is not None:
         player = deal.result.players[seat]
         return {
@@ -472,7 +466,7 @@ def deal_explanation(deal: ScoredDeal) -> list[Step]:
     return [step for score in deal.quick for step in score.explanation]
 
 
-def deal_json(number: int, deal: ScoredDeal, sheet: RemiSheet) -> dict[str, Any]:
+def deal_json(number: int, deal: ScoredDeal, sheet: RemiSheet) -> answers.RemiGameDeal:
     """One deal: its inputs, each player's score, the totals after it, its dealer."""
     counted = number <= sheet.counted
     row = sheet.game.rows[number - 1] if counted else None

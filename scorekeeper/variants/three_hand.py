@@ -30,6 +30,7 @@ from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.three_hand import Role, Roles, ThreeHandGame, play_three_hand
+from . import answers
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
 from .replay import game_rules
 from .wording import Clause, gin_clauses
@@ -177,15 +178,10 @@ class ThreeHandVariant(GinVariant):
             raise problems_at(exc.problems) from None
         return inputs
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their roles and results, totals, next roles, settlement."""
         played = sheet.game
-        rows = zip(played.rows, sheet.hands, strict=True)
-        listed: dict[str, Any] = (
-            {} if not hands else {"hands": [hand_json(row, scored) for row, scored in rows]}
-        )
-        return {
-            **(listed if hands else {}),
+        document: answers.ThreeHandGame = {
             "totals": list(played.totals),
             "boxes": list(played.boxes),
             "needs": list(played.needs),
@@ -195,6 +191,10 @@ class ThreeHandVariant(GinVariant):
             "winner": played.winner,
             "settlement": settlement_json(played.settlement),
         }
+        if not hands:
+            return document
+        rows = zip(played.rows, sheet.hands, strict=True)
+        return {"hands": [hand_json(row, scored) for row, scored in rows], **document}
 
 
 def _role(value: Any, where: str) -> Any:
@@ -206,12 +206,12 @@ def _role(value: Any, where: str) -> Any:
     return value
 
 
-def roles_json(roles: Roles) -> dict[str, int]:
+def roles_json(roles: Roles) -> answers.Roles:
     """Which seat has which role."""
     return {"box": roles.box, "captain": roles.captain, "out": roles.out}
 
 
-def hand_json(row: Any, scored: ScoredHand) -> dict[str, Any]:
+def hand_json(row: Any, scored: ScoredHand) -> answers.ThreeHandHand:
     """One three-hand row: its inputs (knocker = role), roles, result and totals."""
     knocker = scored.knocker
     return {
