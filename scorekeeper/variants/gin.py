@@ -275,11 +275,15 @@ def hand_body(
     """The API body ``hand_inputs`` reads into these stored inputs, and where the body's
     fields named otherwise are stored (``where`` prefixes both paths)."""
     mode = inputs.get("mode")
+    # No upcard is stored as null and sent by leaving the field out.
     if mode == "quick":
-        return {key: inputs[key] for key in QUICK_BODY if key in inputs}, {}
+        return {key: inputs[key] for key in QUICK_BODY
+                if key in inputs and not (key == "upcard" and inputs[key] is None)}, {}
     if mode != "cards":
         fail(f"{where}mode", "a hand is entered quick or with cards")
-    body: dict[str, Any] = {"knocker": {}, "defender": {}, "upcard": inputs.get("upcard")}
+    body: dict[str, Any] = {"knocker": {}, "defender": {}}
+    if inputs.get("upcard") is not None:
+        body["upcard"] = inputs["upcard"]
     for stored, (part, key) in CARD_BODY.items():
         body[part][key] = inputs.get(stored)
     fields = {f"{where}{part}.{key}": f"{where}{stored}"
