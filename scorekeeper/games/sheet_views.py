@@ -15,7 +15,7 @@ from ..names import game_short_names
 from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
-from ..services.summaries import payments_of
+from ..services.summaries import payments_of, record_of
 from ..variants import Variant
 from . import bp
 from .common import (
@@ -71,7 +71,9 @@ def _render_sheet(
         editable=editable,
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
-        payments=payments_of(game) if game.stake and played.finished else [],
+        payments=(
+            payments_of(game, record_of(game, played)) if game.stake and played.finished else []
+        ),
         group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
         edit_url=url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True),

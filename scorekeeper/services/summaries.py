@@ -28,7 +28,7 @@ from ..scoring import Outcome
 from ..scoring import stakes as money
 from ..scoring.stakes import Payment
 from ..scoring.three_hand import Role
-from ..variants import VARIANTS
+from ..variants import VARIANTS, Sheet
 from .scoring_stamp import SCORING_STAMP
 
 
@@ -186,9 +186,11 @@ def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[P
 # --- building a record ----------------------------------------------------------------
 
 
-def record_of(game: GameData) -> GameRecord:
-    """The game's record, counted from its replayed sheet."""
-    sheet = VARIANTS[game.variant].sheet(game)
+def record_of(game: GameData, sheet: Sheet | None = None) -> GameRecord:
+    """The game's record, counted from its replayed sheet (``sheet``, when the caller
+    has it; else the game is replayed here)."""
+    if sheet is None:
+        sheet = VARIANTS[game.variant].sheet(game)
     builder = {
         "gin": _two_player,
         "oklahoma": _two_player,

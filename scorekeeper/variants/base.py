@@ -25,14 +25,29 @@ from .wording import Clause, gin_clauses
 
 
 class Sheet(Protocol):
-    """What the generic views need of a replayed game."""
+    """A game replayed through the engine, as every kind's replay returns it (``GinSheet``,
+    ``HollywoodSheet``, ``ThreeHandSheet``, ``PartnershipSheet``, ``RemiSheet``): what
+    the views, the API and the summaries ask of any of them. Each kind reads the rest of
+    its own (``Variant.own``)."""
 
-    rules: Rules
-    players: tuple[str, ...]
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played with."""
+        ...
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        ...
 
     @property
     def finished(self) -> bool:
         """Whether the game is over (no new hands)."""
+        ...
+
+    def ended_before(self, number: int) -> bool:
+        """Whether hand (or deal) ``number`` came after the game had ended: kept and
+        listed, never counted."""
         ...
 
 

@@ -46,6 +46,10 @@ class HollywoodSheet:
         """Whether every column is closed."""
         return self.game.finished
 
+    def ended_before(self, number: int) -> bool:
+        """Whether hand ``number`` was entered after the game ended."""
+        return number in self.game.ignored
+
     def cell(self, column: int, hand: int) -> Row | None:
         """Column ``column``'s row for hand ``hand``, ``None`` if the hand didn't go in."""
         return self._cells.get((column, hand))

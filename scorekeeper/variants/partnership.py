@@ -70,6 +70,10 @@ class PartnershipSheet:
         """Whether a team reached the target."""
         return self.game.finished
 
+    def ended_before(self, number: int) -> bool:
+        """Whether deal ``number`` was entered after the game ended."""
+        return number in self.game.ignored
+
     @property
     def team_names(self) -> tuple[str, str]:
         """``Ann & Cid``, ``Bob & Dan``."""

@@ -88,6 +88,11 @@ class RemiSheet:
         """Whether the target or the number of deals is reached."""
         return self.game.finished
 
+    def ended_before(self, number: int) -> bool:
+        """Whether deal ``number`` was entered after the game ended (the deals that count
+        come first)."""
+        return number > self.counted
+
     @property
     def counted(self) -> int:
         """How many deals count (the rest were entered after the game ended)."""

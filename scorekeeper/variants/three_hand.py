@@ -51,6 +51,10 @@ class ThreeHandSheet:
         """Whether somebody reached the target."""
         return self.game.finished
 
+    def ended_before(self, number: int) -> bool:
+        """Whether hand ``number`` was entered after the game ended."""
+        return number in self.game.ignored
+
     def roles_for(self, number: int) -> Roles:
         """The roles hand ``number`` (1-based) is (or will be) played with."""
         if 1 <= number <= len(self.game.rows):
