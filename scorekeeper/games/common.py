@@ -15,7 +15,7 @@ from ..models import Game
 from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
-from ..variants import Variant
+from ..variants import Sheet, Variant
 
 
 def for_method(game_id: str) -> tuple[Game, Variant]:
@@ -48,7 +48,7 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
 
 
 def save_new(
-    game: Game, variant: Variant, played: Any, inputs: dict[str, Any], form: Any
+    game: Game, variant: Variant, played: Sheet, inputs: dict[str, Any], form: Any
 ) -> Response | None:
     """Add the hand and redirect, or explain a lost race (``None``: show the form again).
 

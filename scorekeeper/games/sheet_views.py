@@ -16,7 +16,7 @@ from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
 from ..services.summaries import payments_of, record_of
-from ..variants import Variant
+from ..variants import Sheet, Variant
 from . import bp
 from .common import (
     by,
@@ -52,7 +52,7 @@ def sheet(game_id: str) -> Response:
 def _render_sheet(
     game: Game,
     variant: Variant,
-    played: Any,
+    played: Sheet,
     form: Any,
     status: int = 200,
     shorts: ShortNamesForm | None = None,

@@ -35,8 +35,9 @@ from ..jsonbody import (
 )
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
-from .base import Variant
-from .replay import game_rules, gin_sheet
+from ..scoring.game import Row, Settlement
+from .base import Sheet, Variant, own
+from .replay import GinSheet, game_rules, gin_sheet
 
 QUICK = ("knock", "gin", "big_gin", "dead")
 QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
@@ -92,32 +93,33 @@ class GinVariant(Variant):
         "optional: left out, the app finds the best ones."
     )
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The loser of the game deals first."""
-        winner = sheet.game.winner
+        winner = own(sheet, GinSheet).game.winner
         if winner is None:
             return dict(game.setup)
         return {"dealer": 1 - winner}
 
-    def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
+    def sheet(self, game: GameData) -> Sheet:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``replay.gin_sheet``)."""
         return gin_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""
-        rows = [(r.number, r.totals, (r.box,)) for r in sheet.game.rows if not r.after_end]
-        return (race_of(sheet.players, rows, target=sheet.rules.target),)
+        played = own(sheet, GinSheet)
+        rows = [(r.number, r.totals, (r.box,)) for r in played.game.rows if not r.after_end]
+        return (race_of(played.players, rows, target=played.rules.target),)
 
     def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
         score_hand(game_rules(game), inputs)
 
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> QuickHandForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> QuickHandForm:
         """Outcome, who went out, two deadwood counts (and the upcard in Oklahoma)."""
         form: QuickHandForm = prepare(QuickHandForm(), game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         inputs = quick_inputs(form) if form.validate_on_submit() else None
         if inputs is None:
@@ -133,12 +135,12 @@ class GinVariant(Variant):
         """Prefill from a stored hand."""
         fill_quick(form, inputs)
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> CardHandForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> CardHandForm:
         """Both hands' cards, optional melds and layoffs, who knocked."""
         form: CardHandForm = prepare(CardHandForm(), game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         if not form.validate_on_submit():
             return None
@@ -167,13 +169,18 @@ class GinVariant(Variant):
         """A gin hand's API body (``hand_body``)."""
         return hand_body(inputs)
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> dict[str, Any]:
         """Hands with their results, totals, boxes, needs, settlement."""
-        played = sheet.game
+        replayed = own(sheet, GinSheet)
+        played = replayed.game
         listed: dict[str, Any] = (
             {}
             if not hands
-            else {"hands": [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]}
+            else {
+                "hands": [
+                    hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(replayed.hands)
+                ]
+            }
         )
         return {
             **(listed if hands else {}),
@@ -201,7 +208,7 @@ class OklahomaVariant(GinVariant):
         return rules if rules.oklahoma else rules.replace(oklahoma=True)
 
 
-def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
+def hand_json(number: int, scored: ScoredHand, row: Row) -> dict[str, Any]:
     """One gin hand: its inputs and what the engine made of it."""
     return {
         "number": number,
@@ -218,7 +225,7 @@ def hand_json(number: int, scored: ScoredHand, row: Any) -> dict[str, Any]:
     }
 
 
-def settlement_json(settlement: Any) -> dict[str, Any] | None:
+def settlement_json(settlement: Settlement | None) -> dict[str, Any] | None:
     """A game's final settlement (/rules/classic#game-bonus), or ``None`` while it goes on."""
     if settlement is None:
         return None

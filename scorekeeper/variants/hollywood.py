@@ -22,6 +22,7 @@ from ..models import Game, GameData
 from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
+from .base import Sheet, own
 from .gin import GinVariant, settlement_json
 from .replay import game_rules
 
@@ -110,9 +111,10 @@ class HollywoodVariant(GinVariant):
     pdf_template: ClassVar[str] = "pdf/hollywood/sheet.html"
     pad_template: ClassVar[str] = "pdf/hollywood/pad.html"
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The player behind over the whole match deals first."""
-        leader = sheet.match_leader if sheet.finished else None
+        replayed = own(sheet, HollywoodSheet)
+        leader = replayed.match_leader if replayed.finished else None
         if leader is None:
             return dict(game.setup)
         return {"dealer": 1 - leader}
@@ -121,30 +123,32 @@ class HollywoodVariant(GinVariant):
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """One small race per opened column, each to its own target, over the hands that
         went into it (numbered as on the sheet)."""
+        replayed = own(sheet, HollywoodSheet)
         return tuple(
             race_of(
-                sheet.players,
+                replayed.players,
                 [(r.number, r.totals, (r.box,)) for r in column.rows],
-                target=sheet.rules.target,
+                target=replayed.rules.target,
                 title=_("Game %(number)s", number=column.number),
             )
-            for column in sheet.game.columns
+            for column in replayed.game.columns
             if column.opened_after is not None
         )
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> dict[str, Any]:
         """Hands with the columns they went into, every column, the match; ``hands=False``
         leaves out the per-hand lists (the answer to adding a hand)."""
-        played: HollywoodGame = sheet.game
+        replayed = own(sheet, HollywoodSheet)
+        played: HollywoodGame = replayed.game
         return {
             **(
                 {
                     "hands": [
                         _hand_json(scored, row)
-                        for scored, row in zip(sheet.hands, played.rows, strict=True)
+                        for scored, row in zip(replayed.hands, played.rows, strict=True)
                     ]
                 }
                 if hands
@@ -154,7 +158,7 @@ class HollywoodVariant(GinVariant):
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "ignored": list(played.ignored),
-            "match": {"finals": list(sheet.match_finals), "leader": sheet.match_leader},
+            "match": {"finals": list(replayed.match_finals), "leader": replayed.match_leader},
         }
 
 

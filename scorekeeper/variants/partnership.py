@@ -39,13 +39,14 @@ from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import (
     TEAMS,
+    Deal,
     Pairing,
     PartnershipGame,
     pairing,
     play_partnership,
     team_of,
 )
-from .base import Variant
+from .base import Sheet, Variant, own
 from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .replay import game_rules
@@ -171,11 +172,12 @@ class PartnershipVariant(Variant):
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The two teams' totals after every counted deal; the team with the net is marked."""
-        rows = [(d.number, d.totals, (d.box,)) for d in sheet.game.deals if not d.after_end]
-        target = sheet.rules.target
-        return (race_of(sheet.team_names, rows, target=target, caption=TEAM_DEALS),)
+        replayed = own(sheet, PartnershipSheet)
+        rows = [(d.number, d.totals, (d.box,)) for d in replayed.game.deals if not d.after_end]
+        target = replayed.rules.target
+        return (race_of(replayed.team_names, rows, target=target, caption=TEAM_DEALS),)
 
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """A deal in words, table by table, each table's players by this deal's pairing."""
@@ -221,12 +223,13 @@ class PartnershipVariant(Variant):
             raise HandError(problems)
 
     # --- quick ----------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> DealQuickForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealQuickForm:
         """Both tables' outcome, who went out and deadwood, on one page."""
-        form: DealQuickForm = _prepare(DealQuickForm(), game, sheet, number)
+        replayed = own(sheet, PartnershipSheet)
+        form: DealQuickForm = _prepare(DealQuickForm(), game, replayed, number)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table checked by the engine at its own fields."""
         if not form.validate_on_submit():
             return None
@@ -251,12 +254,13 @@ class PartnershipVariant(Variant):
             fill_quick(table, stored)
 
     # --- cards ----------------------------------------------------------------------
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> DealCardsForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealCardsForm:
         """Both tables' cards on one page; a table may be a dead hand."""
-        form: DealCardsForm = _prepare(DealCardsForm(), game, sheet, number, dead=True)
+        replayed = own(sheet, PartnershipSheet)
+        form: DealCardsForm = _prepare(DealCardsForm(), game, replayed, number, dead=True)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table with its cards, or (cards left empty) from its
         quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
@@ -342,10 +346,11 @@ class PartnershipVariant(Variant):
             fields.update(moved)
         return {"tables": body}, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> dict[str, Any]:
         """Deals with both tables, team nets, totals, boxes, settlement."""
-        played: PartnershipGame = sheet.game
-        deals = zip(game.hands, played.deals, sheet.deals, strict=True)
+        replayed = own(sheet, PartnershipSheet)
+        played: PartnershipGame = replayed.game
+        deals = zip(game.hands, played.deals, replayed.deals, strict=True)
         listed: dict[str, Any] = (
             {}
             if not hands
@@ -408,7 +413,9 @@ def _dead_hand() -> dict[str, Any]:
     }
 
 
-def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]) -> dict[str, Any]:
+def deal_json(
+    inputs: Mapping[str, Any], deal: Deal, tables: Sequence[ScoredHand]
+) -> dict[str, Any]:
     """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
     return {
         "number": deal.number,

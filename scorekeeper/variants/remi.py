@@ -50,7 +50,7 @@ from ..scoring.remi import (
     settle_remi_deal,
 )
 from ..scoring.rules import PRESETS
-from .base import Variant
+from .base import Sheet, Variant, own
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
 from .replay import game_rules
 from .wording import Clause, remi_clauses
@@ -223,9 +223,10 @@ class RemiVariant(Variant):
             return PRESETS["remi"]
         return rules
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The lowest final total deals first (a tie: nearest the last dealer's left)."""
-        played: RemiGame = sheet.game
+        replayed = own(sheet, RemiSheet)
+        played: RemiGame = replayed.game
         if not played.rows:
             return dict(game.setup)
         return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
@@ -234,12 +235,13 @@ class RemiVariant(Variant):
         """Replay the deals."""
         return remi_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Every player's total after each counted deal (below zero too); who went out is
         marked. A game of a fixed number of deals has no target line."""
-        rows = [(r.number, r.totals, (r.went_out,)) for r in sheet.game.rows]
-        target = None if sheet.rules.deals is not None else sheet.rules.target
-        return (race_of(sheet.players, rows, target=target, caption=REMI_DEALS),)
+        replayed = own(sheet, RemiSheet)
+        rows = [(r.number, r.totals, (r.went_out,)) for r in replayed.game.rows]
+        target = None if replayed.rules.deals is not None else replayed.rules.target
+        return (race_of(replayed.players, rows, target=target, caption=REMI_DEALS),)
 
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """A deal in words: who went out, each player's plus and minus or his cards."""
@@ -254,13 +256,13 @@ class RemiVariant(Variant):
         score_deal(game_rules(game), game.players, inputs)
 
     # --- the pages ------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiQuickForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiQuickForm:
         """Each player's plus and minus, who went out and the value of his discard."""
         form = RemiQuickForm()
         _ready(form, game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         valid = form.validate_on_submit()
         inputs = form.read()  # marks what is missing even beside other errors
@@ -272,13 +274,13 @@ class RemiVariant(Variant):
         """Prefill from a stored deal."""
         form.fill(inputs)
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiCardForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiCardForm:
         """Every player's table combinations and hand, who went out, the final discard."""
         form = RemiCardForm()
         _ready(form, game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         inputs = form.read() if form.validate_on_submit() else None
         if inputs is None:
@@ -329,17 +331,18 @@ class RemiVariant(Variant):
             fields[discard] = f"players[{out}].{discard}"
         return body, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> dict[str, Any]:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> dict[str, Any]:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
-        played: RemiGame = sheet.game
+        replayed = own(sheet, RemiSheet)
+        played: RemiGame = replayed.game
         listed: dict[str, Any] = (
             {}
             if not hands
             else {
                 "hands": [
-                    deal_json(number, deal, sheet)
-                    for number, deal in enumerate(sheet.deals, start=1)
+                    deal_json(number, deal, replayed)
+                    for number, deal in enumerate(replayed.deals, start=1)
                 ]
             }
         )
@@ -349,8 +352,8 @@ class RemiVariant(Variant):
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "winners": list(played.winners),
-            "target": None if sheet.rules.deals is not None else sheet.rules.target,
-            "deals_left": sheet.deals_left,
+            "target": None if replayed.rules.deals is not None else replayed.rules.target,
+            "deals_left": replayed.deals_left,
         }
 
 
