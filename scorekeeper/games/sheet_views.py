@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import abort, flash, make_response, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
@@ -53,7 +52,7 @@ def _render_sheet(
     game: Game,
     variant: Variant,
     played: Sheet,
-    form: Any,
+    form: FlaskForm,
     status: int = 200,
     shorts: ShortNamesForm | None = None,
 ) -> Response:

@@ -107,11 +107,11 @@ class Variant:
         ``number`` is the hand being corrected (``None``: the next hand)."""
         raise NotImplementedError
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from a submitted quick form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill a quick form from stored inputs (correcting a hand)."""
         raise NotImplementedError
 
@@ -119,11 +119,11 @@ class Variant:
         """The card-entry form (only when ``card_mode``); ``number`` as for ``quick_form``."""
         raise NotImplementedError
 
-    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from a submitted card form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
 

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
@@ -51,6 +52,8 @@ CARD_BODY = {
     "layoffs": ("defender", "layoffs"),
 }
 
+F = TypeVar("F", bound=FlaskForm)
+
 
 class CardHandForm(GinCardsForm):
     """A hand entered card by card, with who knocked and the form's version and token."""
@@ -60,7 +63,7 @@ class CardHandForm(GinCardsForm):
     token = HiddenField()
 
 
-def prepare(form: Any, game: Game, labels: list[str] | None = None) -> Any:
+def prepare(form: F, game: Game, labels: list[str] | None = None) -> F:
     """Fill a hand form's seat choices, version and token."""
     form.knocker.choices = seat_choices(labels or game.players)
     if getattr(form, "outcome", None) is not None and game_rules(game).big_gin_bonus is None:
@@ -119,7 +122,7 @@ class GinVariant(Variant):
         form: QuickHandForm = prepare(QuickHandForm(), game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         inputs = quick_inputs(form) if form.validate_on_submit() else None
         if inputs is None:
@@ -131,7 +134,7 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored hand."""
         fill_quick(form, inputs)
 
@@ -140,7 +143,7 @@ class GinVariant(Variant):
         form: CardHandForm = prepare(CardHandForm(), game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         if not form.validate_on_submit():
             return None
@@ -152,7 +155,7 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored hand (a quick hand starts with empty cards)."""
         fill_cards(form, inputs)
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
 from ..charts.race import TEAM_DEALS, Race, race_of
@@ -29,7 +30,7 @@ from ..hands.entry import (
     show_problems,
 )
 from ..hands.entry import card_inputs as table_card_inputs
-from ..hands.inputs import ScoredHand, score_hand
+from ..hands.inputs import ScoredHand, dead_hand, score_hand
 from ..jsonbody import ApiError, explanation_json, fail, list_at, object_at
 from ..models import Game, GameData, new_token
 from ..names import isolated
@@ -131,7 +132,7 @@ def partnership_sheet(game: GameData) -> PartnershipSheet:
 
 
 def _prepare(
-    form: Any, game: Game, sheet: PartnershipSheet, number: int | None, *, dead: bool = False
+    form: FlaskForm, game: Game, sheet: PartnershipSheet, number: int | None, *, dead: bool = False
 ) -> Any:
     """Name each table's players for this deal's pairing; version and token."""
     pairs = sheet.pairing(hand_number(game, number))
@@ -229,7 +230,7 @@ class PartnershipVariant(Variant):
         form: DealQuickForm = _prepare(DealQuickForm(), game, replayed, number)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table checked by the engine at its own fields."""
         if not form.validate_on_submit():
             return None
@@ -248,7 +249,7 @@ class PartnershipVariant(Variant):
             return None
         return {"mode": "deal", "tables": tables}
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill both tables from a stored deal."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_quick(table, stored)
@@ -260,7 +261,7 @@ class PartnershipVariant(Variant):
         form: DealCardsForm = _prepare(DealCardsForm(), game, replayed, number, dead=True)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table with its cards, or (cards left empty) from its
         quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
@@ -290,7 +291,7 @@ class PartnershipVariant(Variant):
             tables.append(inputs)
         return {"mode": "deal", "tables": tables} if ok else None
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill both tables, each in the mode it was entered (a dead one says so)."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_cards(table, stored)
@@ -372,7 +373,7 @@ class PartnershipVariant(Variant):
         }
 
 
-def _has_errors(form: Any) -> bool:
+def _has_errors(form: FlaskForm) -> bool:
     if form.form_errors:
         return True
     for field in form:
@@ -396,21 +397,10 @@ def _forget_unused(table: Any) -> None:
 def _table_inputs(table: Any) -> dict[str, Any] | None:
     """One table's stored inputs: dead, quick (no cards typed) or with its cards."""
     if table.dead:
-        return _dead_hand()
+        return dead_hand()
     if table.quick:
         return quick_inputs(table)
     return table_card_inputs(int(table.knocker.data), table.engine_kwargs())
-
-
-def _dead_hand() -> dict[str, Any]:
-    return {
-        "mode": "quick",
-        "outcome": "dead",
-        "knocker": None,
-        "knocker_deadwood": None,
-        "defender_deadwood": None,
-        "upcard": None,
-    }
 
 
 def deal_json(

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 
 from ..charts.race import REMI_DEALS, Race, race_of
 from ..jsonbody import (
@@ -262,7 +263,7 @@ class RemiVariant(Variant):
         _ready(form, game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         valid = form.validate_on_submit()
         inputs = form.read()  # marks what is missing even beside other errors
@@ -270,7 +271,7 @@ class RemiVariant(Variant):
             return None
         return self._checked(form, game, inputs, form.discard_value)
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored deal."""
         form.fill(inputs)
 
@@ -280,19 +281,19 @@ class RemiVariant(Variant):
         _ready(form, game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         inputs = form.read() if form.validate_on_submit() else None
         if inputs is None:
             return None
         return self._checked(form, game, inputs, form.final_discard)
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored deal (a quick deal starts with empty cards)."""
         form.fill(inputs)
 
     def _checked(
-        self, form: Any, game: Game, inputs: dict[str, Any], discard: Any
+        self, form: FlaskForm, game: Game, inputs: dict[str, Any], discard: Any
     ) -> dict[str, Any] | None:
         try:
             self.check(game, inputs)
