@@ -22,7 +22,7 @@ from ..security import is_token
 from ..services import access
 from ..services import games as service
 from ..services.documents import game_json
-from ..variants import VARIANTS, variant_for
+from ..variants import VARIANTS, Sheet, variant_for
 from . import bodies, bp
 
 
@@ -97,7 +97,10 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return _answer(game, earlier.hand_number, 200)
-    over = bool(variant.sheet(game).finished)
+    # The one replay of the save: the game with this hand, which tells whether the game
+    # was over before it and is the sheet the answer shows (``_answer``).
+    saved = variant.sheet(service.WithNewHand(game, inputs))
+    over = saved.ended_before(len(game.hands) + 1)
     try:
         number, new = service.add_hand(
             db, game, inputs, token=key, version=None, by="API", finished=lambda _g: over
@@ -120,12 +123,15 @@ def add_hand(game_id: str) -> tuple[Response, int]:
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
         return _answer(db.get(Game, game_id) or abort(404), earlier.hand_number, 200)
-    return _answer(game, number, 201 if new else 200)
+    return _answer(game, number, 201 if new else 200, saved if new else None)
 
 
-def _answer(game: Game, number: int | None, status: int) -> tuple[Response, int]:
-    """The game's new totals and the number of the hand the request added."""
-    return jsonify(game_json(game, hands=False) | {"hand": number}), status
+def _answer(
+    game: Game, number: int | None, status: int, sheet: Sheet | None = None
+) -> tuple[Response, int]:
+    """The game's new totals and the number of the hand the request added; ``sheet``:
+    the game as saved, replayed already (else it is replayed here)."""
+    return jsonify(game_json(game, hands=False, sheet=sheet) | {"hand": number}), status
 
 
 def _check_secret(game: GameData) -> None:

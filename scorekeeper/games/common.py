@@ -6,6 +6,7 @@ from typing import Any
 
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
@@ -15,7 +16,7 @@ from ..models import Game
 from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
-from ..variants import Variant
+from ..variants import Sheet, Variant
 
 
 def for_method(game_id: str) -> tuple[Game, Variant]:
@@ -27,7 +28,7 @@ def for_method(game_id: str) -> tuple[Game, Variant]:
     return game, variant
 
 
-def version_of(form: Any) -> int:
+def version_of(form: FlaskForm) -> int:
     """The sheet version a form was drawn from; a form without one matches no sheet
     (-1), so it can never change a game it was not drawn from."""
     try:
@@ -48,7 +49,7 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
 
 
 def save_new(
-    game: Game, variant: Variant, played: Any, inputs: dict[str, Any], form: Any
+    game: Game, variant: Variant, played: Sheet, inputs: dict[str, Any], form: FlaskForm
 ) -> Response | None:
     """Add the hand and redirect, or explain a lost race (``None``: show the form again).
 
@@ -104,7 +105,7 @@ def save_new(
 
 
 def save_edit(
-    game: Game, variant: Variant, number: int, inputs: dict[str, Any], form: Any
+    game: Game, variant: Variant, number: int, inputs: dict[str, Any], form: FlaskForm
 ) -> Response | None:
     """Replace a hand's inputs and redirect, or explain a lost race."""
     db = get_session()

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import abort, flash, make_response, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
@@ -15,8 +14,8 @@ from ..names import game_short_names
 from ..services import access, exports
 from ..services import games as service
 from ..services.games import load, locked
-from ..services.summaries import payments_of
-from ..variants import Variant
+from ..services.summaries import payments_of, record_of
+from ..variants import Sheet, Variant
 from . import bp
 from .common import (
     by,
@@ -52,8 +51,8 @@ def sheet(game_id: str) -> Response:
 def _render_sheet(
     game: Game,
     variant: Variant,
-    played: Any,
-    form: Any,
+    played: Sheet,
+    form: FlaskForm,
     status: int = 200,
     shorts: ShortNamesForm | None = None,
 ) -> Response:
@@ -71,7 +70,9 @@ def _render_sheet(
         editable=editable,
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
-        payments=payments_of(game) if game.stake and played.finished else [],
+        payments=(
+            payments_of(game, record_of(game, played)) if game.stake and played.finished else []
+        ),
         group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
     )

@@ -11,7 +11,7 @@ from wtforms import SelectChoice
 
 from ..i18n import say
 from .fields import QuickHandForm
-from .inputs import canonical_cards
+from .inputs import canonical_cards, dead_hand, quick_hand
 
 
 def seat_choices(players: Iterable[str]) -> list[SelectChoice]:
@@ -23,14 +23,7 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
     """Stored inputs from a quick form, or ``None`` after marking what is missing."""
     outcome = form.outcome.data
     if outcome == "dead":
-        return {
-            "mode": "quick",
-            "outcome": "dead",
-            "knocker": None,
-            "knocker_deadwood": None,
-            "defender_deadwood": None,
-            "upcard": _upcard(form),
-        }
+        return dead_hand(_upcard(form))
     missing = False
     if form.knocker.data in (None, "", "None"):
         form.knocker.errors = [_("Choose who went out.")]
@@ -47,14 +40,13 @@ def quick_inputs(form: QuickHandForm) -> dict[str, Any] | None:
         missing = True
     if missing:
         return None
-    return {
-        "mode": "quick",
-        "outcome": outcome,
-        "knocker": int(form.knocker.data),
-        "knocker_deadwood": form.knocker_deadwood.data or 0,
-        "defender_deadwood": form.defender_deadwood.data,
-        "upcard": _upcard(form),
-    }
+    return quick_hand(
+        outcome,
+        int(form.knocker.data),
+        form.knocker_deadwood.data or 0,
+        form.defender_deadwood.data,
+        _upcard(form),
+    )
 
 
 def _upcard(form: QuickHandForm) -> str | None:
@@ -74,7 +66,7 @@ def fill_quick(form: QuickHandForm, inputs: Mapping[str, Any]) -> None:
     form.upcard.data = inputs.get("upcard") or ""
 
 
-def fill_cards(form: Any, inputs: Mapping[str, Any]) -> None:
+def fill_cards(form: FlaskForm, inputs: Mapping[str, Any]) -> None:
     """Prefill a card form from stored inputs (a quick hand starts with empty cards)."""
     knocker = inputs.get("knocker")
     form.knocker.data = str(knocker) if knocker is not None else None

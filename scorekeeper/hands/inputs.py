@@ -56,6 +56,40 @@ class ScoredHand:
         return self.inputs.get("mode") == "cards"
 
 
+def quick_hand(
+    outcome: str,
+    knocker: int | None,
+    knocker_deadwood: int | None,
+    defender_deadwood: int | None,
+    upcard: str | None,
+) -> dict[str, Any]:
+    """A hand entered quick, as it is stored (the one place its shape is written):
+    the outcome, the seat that went out and both deadwood counts; a dead hand has
+    neither (``dead_hand``)."""
+    if outcome == "dead":
+        return dead_hand(upcard)
+    return {
+        "mode": "quick",
+        "outcome": outcome,
+        "knocker": knocker,
+        "knocker_deadwood": knocker_deadwood,
+        "defender_deadwood": defender_deadwood,
+        "upcard": upcard,
+    }
+
+
+def dead_hand(upcard: str | None = None) -> dict[str, Any]:
+    """A dead hand (nobody went out), as it is stored."""
+    return {
+        "mode": "quick",
+        "outcome": "dead",
+        "knocker": None,
+        "knocker_deadwood": None,
+        "defender_deadwood": None,
+        "upcard": upcard,
+    }
+
+
 def score_hand(
     rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (0, 1)
 ) -> ScoredHand:

@@ -12,7 +12,7 @@ from ..models import Game
 from ..printing.options import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
 from ..printing.render import pdf_response, render_pdf
 from ..scoring import PRESETS
-from ..services.summaries import payments_of
+from ..services.summaries import payments_of, record_of
 from ..variants import VARIANTS, variant_for
 from . import bp
 
@@ -28,7 +28,7 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
         return _bad_link(problems(options))
     variant = variant_for(game)
     sheet = variant.sheet(game)
-    payments = payments_of(game)
+    payments = payments_of(game, record_of(game, sheet))
     release_session()  # everything is loaded: typesetting takes no connection
     body = render_pdf(
         variant.pdf_template,

@@ -14,8 +14,8 @@ from typing_extensions import TypedDict  # pydantic reads this one on Python 3.1
 
 from ..models import GameData
 from ..names import game_short_names
-from ..variants import variant_for
-from .summaries import payments_of
+from ..variants import Sheet, variant_for
+from .summaries import payments_of, record_of
 
 MONEY_PATTERN = r"^-?[0-9]+(\.[0-9]+)?$"
 Money = Annotated[str, Field(pattern=MONEY_PATTERN, examples=["1.53"], description="An "
@@ -59,18 +59,20 @@ class GameMoney(TypedDict, total=False):
                                              "only).")]
 
 
-def game_json(game: GameData, *, hands: bool = True) -> dict[str, Any]:
+def game_json(game: GameData, *, hands: bool = True, sheet: Sheet | None = None) -> dict[str, Any]:
     """The whole game as JSON (also the export format); ``hands=False`` leaves out the
-    per-hand list (the answer to adding a hand carries the new totals, not the history)."""
+    per-hand list (the answer to adding a hand carries the new totals, not the history).
+    ``sheet``: the game replayed, when the caller has it (else it is replayed here); the
+    payments are counted from it too."""
     variant = variant_for(game)
-    played = variant.sheet(game)
+    played = variant.sheet(game) if sheet is None else sheet
     money: GameMoney = {}
     if game.stake is not None:
         money = {"stake": game.stake, "currency": game.currency}
         if played.finished:
             money["payments"] = [
                 {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": game.currency}
-                for p in payments_of(game)
+                for p in payments_of(game, record_of(game, played))
             ]
     head: GameHead = {
         "id": game.id,

@@ -14,7 +14,9 @@ do not), so each undo or delete is restored at most once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from flask import abort
@@ -23,7 +25,7 @@ from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
 from ..db import get_session
-from ..models import Change, Game, GameData, Hand, Submission, now_utc
+from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
 from ..variants import Variant, variant_for
 from . import access
 
@@ -91,6 +93,77 @@ def duplicate_of(db: Session, game: GameData, token: str | None) -> Submission |
     if not token:
         return None
     return db.get(Submission, (game.id, token))
+
+
+@dataclass(frozen=True)
+class NewHand:
+    """A hand about to be added, as a replay reads it."""
+
+    number: int
+    inputs: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WithNewHand:
+    """``game`` as it reads once ``inputs`` are its next hand, before anything is
+    stored: the save replays this once, and that sheet both tells whether the game was
+    over before the hand (``Sheet.ended_before``) and answers for the game saved."""
+
+    game: GameData
+    inputs: Mapping[str, Any]
+
+    @property
+    def id(self) -> str:
+        return self.game.id
+
+    @property
+    def edit_secret(self) -> str:
+        return self.game.edit_secret
+
+    @property
+    def variant(self) -> str:
+        return self.game.variant
+
+    @property
+    def players(self) -> list[str]:
+        return self.game.players
+
+    @property
+    def short_names(self) -> list[str] | None:
+        return self.game.short_names
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        return self.game.rules
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return self.game.setup
+
+    @property
+    def version(self) -> int:
+        return self.game.version
+
+    @property
+    def created_at(self) -> datetime:
+        return self.game.created_at
+
+    @property
+    def updated_at(self) -> datetime:
+        return self.game.updated_at
+
+    @property
+    def stake(self) -> str | None:
+        return self.game.stake
+
+    @property
+    def currency(self) -> str | None:
+        return self.game.currency
+
+    @property
+    def hands(self) -> Sequence[HandData]:
+        """The stored hands, then the new one."""
+        return [*self.game.hands, NewHand(len(self.game.hands) + 1, dict(self.inputs))]
 
 
 def check_version(game: GameData, version: int | None) -> None:

@@ -26,9 +26,16 @@ from ..hands.inputs import ScoredHand
 from ..models import Game, GameData, GameSummary
 from ..scoring import Outcome, least_deadwood
 from ..scoring import stakes as money
+from ..scoring.game import Settlement
 from ..scoring.stakes import Payment
 from ..scoring.three_hand import Role
-from ..variants import VARIANTS
+from ..variants import VARIANTS, Sheet
+from ..variants.base import own
+from ..variants.hollywood import HollywoodSheet
+from ..variants.partnership import PartnershipSheet
+from ..variants.remi import RemiSheet, ScoredDeal
+from ..variants.replay import GinSheet
+from ..variants.three_hand import ThreeHandSheet
 from .scoring_stamp import SCORING_STAMP
 
 
@@ -186,9 +193,11 @@ def _settle(record: GameRecord, amount: Decimal, currency: str | None) -> list[P
 # --- building a record ----------------------------------------------------------------
 
 
-def record_of(game: GameData) -> GameRecord:
-    """The game's record, counted from its replayed sheet."""
-    sheet = VARIANTS[game.variant].sheet(game)
+def record_of(game: GameData, sheet: Sheet | None = None) -> GameRecord:
+    """The game's record, counted from its replayed sheet (``sheet``, when the caller
+    has it; else the game is replayed here)."""
+    if sheet is None:
+        sheet = VARIANTS[game.variant].sheet(game)
     builder = {
         "gin": _two_player,
         "oklahoma": _two_player,
@@ -275,7 +284,7 @@ def _gin_held(knocker: Any) -> bool:
 
 
 def _settled(
-    figures: dict[str, Counter[str]], settlement: Any, sides: Sequence[Sequence[str]]
+    figures: dict[str, Counter[str]], settlement: Settlement | None, sides: Sequence[Sequence[str]]
 ) -> None:
     """Shutouts given and suffered, from a settlement between ``sides`` (seats' players)."""
     if settlement is None or not settlement.shutout:
@@ -296,16 +305,18 @@ def _all_pairs(names: Sequence[str]) -> list[tuple[str, str]]:
 
 
 def _two_player(
-    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+    sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    played = sheet.game
-    for row, hand in zip(played.rows, sheet.hands, strict=True):
+    replayed = own(sheet, GinSheet)
+    played = replayed.game
+    for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
             continue
         knocker = hand.knocker
         k = names[knocker] if knocker is not None else None
         d = names[1 - knocker] if knocker is not None else None
-        winner = names[row.hand.winner] if row.hand.won else None
+        won = row.hand.winner if row.hand.won else None
+        winner = names[won] if won is not None else None
         _gin_hand(figures, biggest, hand, k, d, winner)
         if knocker is None:  # a dead hand still counts as played by both
             figures[names[0]]["hands"] += 1
@@ -318,7 +329,7 @@ def _two_player(
 
 
 def _individual(
-    figures: dict[str, Counter[str]], names: tuple[str, ...], s: Any, money_rule: str
+    figures: dict[str, Counter[str]], names: tuple[str, ...], s: Settlement | None, money_rule: str
 ) -> dict[str, Any]:
     """A finished game of players who each play for themselves (``s``: its settlement,
     ``None`` while it goes on: then it counts for nothing but its hands)."""
@@ -336,10 +347,11 @@ def _individual(
 
 
 def _hollywood(
-    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+    sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    played = sheet.game
-    for row, hand in zip(played.rows, sheet.hands, strict=True):
+    replayed = own(sheet, HollywoodSheet)
+    played = replayed.game
+    for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
             continue
         knocker = hand.knocker
@@ -348,7 +360,8 @@ def _hollywood(
                 figures[name]["hands"] += 1
                 figures[name]["dead_hands"] += 1
             continue
-        winner = names[row.hand.winner] if row.hand.won else None
+        won = row.hand.winner if row.hand.won else None
+        winner = names[won] if won is not None else None
         _gin_hand(figures, biggest, hand, names[knocker], names[1 - knocker], winner)
     for column in played.columns:
         for seat, name in enumerate(names):
@@ -356,8 +369,8 @@ def _hollywood(
         _settled(figures, column.settlement, [[n] for n in names])
     if not played.finished:
         return {}
-    finals = dict(zip(names, sheet.match_finals, strict=True))
-    leader = sheet.match_leader
+    finals = dict(zip(names, replayed.match_finals, strict=True))
+    leader = replayed.match_leader
     return {
         "finals": finals,
         "winners": frozenset() if leader is None else frozenset({names[leader]}),
@@ -370,10 +383,11 @@ def _hollywood(
 
 
 def _three_hand(
-    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+    sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    played = sheet.game
-    for row, hand in zip(played.rows, sheet.hands, strict=True):
+    replayed = own(sheet, ThreeHandSheet)
+    played = replayed.game
+    for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
             continue
         roles = row.roles
@@ -396,11 +410,12 @@ def _three_hand(
 
 
 def _partnership(
-    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+    sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    played = sheet.game
+    replayed = own(sheet, PartnershipSheet)
+    played = replayed.game
     teams = ((names[0], names[2]), (names[1], names[3]))
-    for deal, tables in zip(played.deals, sheet.deals, strict=True):
+    for deal, tables in zip(played.deals, replayed.deals, strict=True):
         if deal.after_end:
             continue
         for pair, hand in zip(deal.pairing, tables, strict=True):
@@ -436,10 +451,11 @@ def _partnership(
 
 
 def _remi(
-    sheet: Any, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
+    sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    played = sheet.game
-    for row, deal in zip(played.rows, sheet.deals, strict=False):
+    replayed = own(sheet, RemiSheet)
+    played = replayed.game
+    for row, deal in zip(played.rows, replayed.deals, strict=False):
         top = max(row.scores)
         for seat, name in enumerate(names):
             score = row.scores[seat]
@@ -466,7 +482,7 @@ def _remi(
     }
 
 
-def _closing_bonus(deal: Any, seat: int) -> int:
+def _closing_bonus(deal: ScoredDeal, seat: int) -> int:
     if deal.result is not None:
         return int(deal.result.players[seat].closing_bonus)
     if deal.quick is not None:

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import abort
 
 from ..charts.race import Race
 from ..models import Game, GameData
-from .base import Variant
+from .base import Sheet, Variant
 from .gin import GinVariant, OklahomaVariant
 from .hollywood import HollywoodVariant
 from .partnership import PartnershipVariant
@@ -36,10 +34,10 @@ def variant_for(game: GameData) -> Variant:
     return variant
 
 
-def game_races(game: Game, sheet: Any) -> tuple[Race, ...]:
+def game_races(game: Game, sheet: Sheet) -> tuple[Race, ...]:
     """The races a stored game's kind draws from its replayed sheet (``Variant.races``)
     that have run at least one hand (a template global: ``games/_race.html``)."""
     return tuple(race for race in variant_for(game).races(sheet) if race.hands)
 
 
-__all__ = ["VARIANTS", "Variant", "game_races", "variant_for"]
+__all__ = ["VARIANTS", "Sheet", "Variant", "game_races", "variant_for"]

@@ -10,7 +10,7 @@ they ask the game's variant.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from flask_wtf import FlaskForm
 
@@ -26,14 +26,29 @@ from .wording import Clause, gin_clauses
 
 
 class Sheet(Protocol):
-    """What the generic views need of a replayed game."""
+    """A game replayed through the engine, as every kind's replay returns it (``GinSheet``,
+    ``HollywoodSheet``, ``ThreeHandSheet``, ``PartnershipSheet``, ``RemiSheet``): what
+    the views, the API and the summaries ask of any of them. Each kind reads the rest of
+    its own (``Variant.own``)."""
 
-    rules: Rules
-    players: tuple[str, ...]
+    @property
+    def rules(self) -> Rules:
+        """The rules the game is played with."""
+        ...
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The players' names in seat order."""
+        ...
 
     @property
     def finished(self) -> bool:
         """Whether the game is over (no new hands)."""
+        ...
+
+    def ended_before(self, number: int) -> bool:
+        """Whether hand (or deal) ``number`` came after the game had ended: kept and
+        listed, never counted."""
         ...
 
 
@@ -74,12 +89,12 @@ class Variant:
             raise ValueError("the first dealer must be one of the players")
         return {"dealer": dealer}
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """Starting state of a rematch (by default the same as this game's)."""
         return dict(game.setup)
 
     # --- replaying ------------------------------------------------------------------
-    def sheet(self, game: GameData) -> Any:
+    def sheet(self, game: GameData) -> Sheet:
         """The game's hands replayed through the engine."""
         raise NotImplementedError
 
@@ -88,33 +103,33 @@ class Variant:
         raise NotImplementedError
 
     # --- entering -------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> FlaskForm:
         """The quick-entry form, bound to the request, with its choices filled in;
         ``number`` is the hand being corrected (``None``: the next hand)."""
         raise NotImplementedError
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from a submitted quick form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill a quick form from stored inputs (correcting a hand)."""
         raise NotImplementedError
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> FlaskForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> FlaskForm:
         """The card-entry form (only when ``card_mode``); ``number`` as for ``quick_form``."""
         raise NotImplementedError
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from a submitted card form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
 
     # --- pictures -------------------------------------------------------------------
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The race(s) the game page and its PDF draw: each player's (or team's) running
         total after every counted hand, from the replay (``charts.race.race_of``)."""
         return ()
@@ -164,10 +179,21 @@ class Variant:
             raise ApiError([(stored_field(where, fields), message)
                             for where, message in exc.problems]) from None
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> SheetJson:
         """The derived part of ``GET /api/v1/games/<id>``: hands, totals, settlement.
         With ``hands=False`` (the answer to adding a hand) the per-hand list is left out."""
         raise NotImplementedError
+
+
+S = TypeVar("S")
+
+
+def own(sheet: Sheet, kind: type[S]) -> S:
+    """``sheet`` as the replay of a kind of game returns it (``GinSheet``…): the views
+    hand a variant only its own sheets, which this checks."""
+    if not isinstance(sheet, kind):
+        raise TypeError(f"{type(sheet).__name__} is not a {kind.__name__}")
+    return sheet
 
 
 def stored_field(where: str, fields: Mapping[str, str]) -> str:

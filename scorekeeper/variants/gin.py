@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
@@ -35,9 +36,10 @@ from ..jsonbody import (
 )
 from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
+from ..scoring.game import Row, Settlement
 from . import answers
-from .base import Variant
-from .replay import game_rules, gin_sheet
+from .base import Sheet, Variant, own
+from .replay import GinSheet, game_rules, gin_sheet
 
 QUICK = ("knock", "gin", "big_gin", "dead")
 QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
@@ -51,6 +53,8 @@ CARD_BODY = {
     "layoffs": ("defender", "layoffs"),
 }
 
+F = TypeVar("F", bound=FlaskForm)
+
 
 class CardHandForm(GinCardsForm):
     """A hand entered card by card, with who knocked and the form's version and token."""
@@ -60,7 +64,7 @@ class CardHandForm(GinCardsForm):
     token = HiddenField()
 
 
-def prepare(form: Any, game: Game, labels: list[str] | None = None) -> Any:
+def prepare(form: F, game: Game, labels: list[str] | None = None) -> F:
     """Fill a hand form's seat choices, version and token."""
     form.knocker.choices = seat_choices(labels or game.players)
     if getattr(form, "outcome", None) is not None and game_rules(game).big_gin_bonus is None:
@@ -93,32 +97,33 @@ class GinVariant(Variant):
         "optional: left out, the app finds the best ones."
     )
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The loser of the game deals first."""
-        winner = sheet.game.winner
+        winner = own(sheet, GinSheet).game.winner
         if winner is None:
             return dict(game.setup)
         return {"dealer": 1 - winner}
 
-    def sheet(self, game: GameData) -> Any:  # a GinSheet; subclasses replay their own way
+    def sheet(self, game: GameData) -> Sheet:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``replay.gin_sheet``)."""
         return gin_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""
-        rows = [(r.number, r.totals, (r.box,)) for r in sheet.game.rows if not r.after_end]
-        return (race_of(sheet.players, rows, target=sheet.rules.target),)
+        played = own(sheet, GinSheet)
+        rows = [(r.number, r.totals, (r.box,)) for r in played.game.rows if not r.after_end]
+        return (race_of(played.players, rows, target=played.rules.target),)
 
     def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
         score_hand(game_rules(game), inputs)
 
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> QuickHandForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> QuickHandForm:
         """Outcome, who went out, two deadwood counts (and the upcard in Oklahoma)."""
         form: QuickHandForm = prepare(QuickHandForm(), game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         inputs = quick_inputs(form) if form.validate_on_submit() else None
         if inputs is None:
@@ -130,16 +135,16 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored hand."""
         fill_quick(form, inputs)
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> CardHandForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> CardHandForm:
         """Both hands' cards, optional melds and layoffs, who knocked."""
         form: CardHandForm = prepare(CardHandForm(), game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         if not form.validate_on_submit():
             return None
@@ -151,7 +156,7 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored hand (a quick hand starts with empty cards)."""
         fill_cards(form, inputs)
 
@@ -168,9 +173,10 @@ class GinVariant(Variant):
         """A gin hand's API body (``hand_body``)."""
         return hand_body(inputs)
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their results, totals, boxes, needs, settlement."""
-        played = sheet.game
+        replayed = own(sheet, GinSheet)
+        played = replayed.game
         document: answers.GinGame = {
             "totals": list(played.totals),
             "boxes": list(played.boxes),
@@ -182,7 +188,7 @@ class GinVariant(Variant):
         }
         if not hands:
             return document
-        rows = [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(sheet.hands)]
+        rows = [hand_json(i + 1, h, played.rows[i]) for i, h in enumerate(replayed.hands)]
         return {"hands": rows, **document}
 
 
@@ -200,7 +206,7 @@ class OklahomaVariant(GinVariant):
         return rules if rules.oklahoma else rules.replace(oklahoma=True)
 
 
-def hand_json(number: int, scored: ScoredHand, row: Any) -> answers.GinHand:
+def hand_json(number: int, scored: ScoredHand, row: Row) -> answers.GinHand:
     """One gin hand: its inputs and what the engine made of it."""
     return {
         "number": number,
@@ -217,7 +223,7 @@ def hand_json(number: int, scored: ScoredHand, row: Any) -> answers.GinHand:
     }
 
 
-def settlement_json(settlement: Any) -> answers.Settlement | None:
+def settlement_json(settlement: Settlement | None) -> answers.Settlement | None:
     """A game's final settlement (/rules/classic#game-bonus), or ``None`` while it goes on."""
     if settlement is None:
         return None

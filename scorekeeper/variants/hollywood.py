@@ -23,6 +23,7 @@ from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
 from . import answers
+from .base import Sheet, own
 from .gin import GinVariant, settlement_json
 from .replay import game_rules
 
@@ -46,6 +47,10 @@ class HollywoodSheet:
     def finished(self) -> bool:
         """Whether every column is closed."""
         return self.game.finished
+
+    def ended_before(self, number: int) -> bool:
+        """Whether hand ``number`` was entered after the game ended."""
+        return number in self.game.ignored
 
     def cell(self, column: int, hand: int) -> Row | None:
         """Column ``column``'s row for hand ``hand``, ``None`` if the hand didn't go in."""
@@ -107,9 +112,10 @@ class HollywoodVariant(GinVariant):
     pdf_template: ClassVar[str] = "pdf/hollywood/sheet.html"
     pad_template: ClassVar[str] = "pdf/hollywood/pad.html"
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The player behind over the whole match deals first."""
-        leader = sheet.match_leader if sheet.finished else None
+        replayed = own(sheet, HollywoodSheet)
+        leader = replayed.match_leader if replayed.finished else None
         if leader is None:
             return dict(game.setup)
         return {"dealer": 1 - leader}
@@ -118,35 +124,37 @@ class HollywoodVariant(GinVariant):
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """One small race per opened column, each to its own target, over the hands that
         went into it (numbered as on the sheet)."""
+        replayed = own(sheet, HollywoodSheet)
         return tuple(
             race_of(
-                sheet.players,
+                replayed.players,
                 [(r.number, r.totals, (r.box,)) for r in column.rows],
-                target=sheet.rules.target,
+                target=replayed.rules.target,
                 title=_("Game %(number)s", number=column.number),
             )
-            for column in sheet.game.columns
+            for column in replayed.game.columns
             if column.opened_after is not None
         )
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with the columns they went into, every column, the match; ``hands=False``
         leaves out the per-hand lists (the answer to adding a hand)."""
-        played: HollywoodGame = sheet.game
+        replayed = own(sheet, HollywoodSheet)
+        played: HollywoodGame = replayed.game
         document: answers.HollywoodGame = {
             "columns": [_column_json(column, hands=hands) for column in played.columns],
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "ignored": list(played.ignored),
-            "match": {"finals": list(sheet.match_finals), "leader": sheet.match_leader},
+            "match": {"finals": list(replayed.match_finals), "leader": replayed.match_leader},
         }
         if not hands:
             return document
         rows = [_hand_json(scored, row)
-                for scored, row in zip(sheet.hands, played.rows, strict=True)]
+                for scored, row in zip(replayed.hands, played.rows, strict=True)]
         return {"hands": rows, **document}
 
 

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
 from ..charts.race import TEAM_DEALS, Race, race_of
@@ -29,7 +30,7 @@ from ..hands.entry import (
     show_problems,
 )
 from ..hands.entry import card_inputs as table_card_inputs
-from ..hands.inputs import ScoredHand, score_hand
+from ..hands.inputs import ScoredHand, dead_hand, score_hand
 from ..jsonbody import ApiError, explanation_json, fail, list_at, object_at
 from ..models import Game, GameData, new_token
 from ..names import isolated
@@ -39,6 +40,7 @@ from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.partnership import (
     TEAMS,
+    Deal,
     Pairing,
     PartnershipGame,
     pairing,
@@ -46,7 +48,7 @@ from ..scoring.partnership import (
     team_of,
 )
 from . import answers
-from .base import Variant
+from .base import Sheet, Variant, own
 from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .replay import game_rules
@@ -70,6 +72,10 @@ class PartnershipSheet:
     def finished(self) -> bool:
         """Whether a team reached the target."""
         return self.game.finished
+
+    def ended_before(self, number: int) -> bool:
+        """Whether deal ``number`` was entered after the game ended."""
+        return number in self.game.ignored
 
     @property
     def team_names(self) -> tuple[str, str]:
@@ -127,7 +133,7 @@ def partnership_sheet(game: GameData) -> PartnershipSheet:
 
 
 def _prepare(
-    form: Any, game: Game, sheet: PartnershipSheet, number: int | None, *, dead: bool = False
+    form: FlaskForm, game: Game, sheet: PartnershipSheet, number: int | None, *, dead: bool = False
 ) -> Any:
     """Name each table's players for this deal's pairing; version and token."""
     pairs = sheet.pairing(hand_number(game, number))
@@ -168,11 +174,12 @@ class PartnershipVariant(Variant):
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The two teams' totals after every counted deal; the team with the net is marked."""
-        rows = [(d.number, d.totals, (d.box,)) for d in sheet.game.deals if not d.after_end]
-        target = sheet.rules.target
-        return (race_of(sheet.team_names, rows, target=target, caption=TEAM_DEALS),)
+        replayed = own(sheet, PartnershipSheet)
+        rows = [(d.number, d.totals, (d.box,)) for d in replayed.game.deals if not d.after_end]
+        target = replayed.rules.target
+        return (race_of(replayed.team_names, rows, target=target, caption=TEAM_DEALS),)
 
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """A deal in words, table by table, each table's players by this deal's pairing."""
@@ -218,12 +225,13 @@ class PartnershipVariant(Variant):
             raise HandError(problems)
 
     # --- quick ----------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> DealQuickForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealQuickForm:
         """Both tables' outcome, who went out and deadwood, on one page."""
-        form: DealQuickForm = _prepare(DealQuickForm(), game, sheet, number)
+        replayed = own(sheet, PartnershipSheet)
+        form: DealQuickForm = _prepare(DealQuickForm(), game, replayed, number)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table checked by the engine at its own fields."""
         if not form.validate_on_submit():
             return None
@@ -242,18 +250,19 @@ class PartnershipVariant(Variant):
             return None
         return {"mode": "deal", "tables": tables}
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill both tables from a stored deal."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_quick(table, stored)
 
     # --- cards ----------------------------------------------------------------------
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> DealCardsForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealCardsForm:
         """Both tables' cards on one page; a table may be a dead hand."""
-        form: DealCardsForm = _prepare(DealCardsForm(), game, sheet, number, dead=True)
+        replayed = own(sheet, PartnershipSheet)
+        form: DealCardsForm = _prepare(DealCardsForm(), game, replayed, number, dead=True)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """The deal's inputs, each table with its cards, or (cards left empty) from its
         quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
@@ -283,7 +292,7 @@ class PartnershipVariant(Variant):
             tables.append(inputs)
         return {"mode": "deal", "tables": tables} if ok else None
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill both tables, each in the mode it was entered (a dead one says so)."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_cards(table, stored)
@@ -339,9 +348,10 @@ class PartnershipVariant(Variant):
             fields.update(moved)
         return {"tables": body}, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Deals with both tables, team nets, totals, boxes, settlement."""
-        played: PartnershipGame = sheet.game
+        replayed = own(sheet, PartnershipSheet)
+        played: PartnershipGame = replayed.game
         document: answers.PartnershipGame = {
             "teams": [list(team) for team in TEAMS],
             "team_names": list(played.team_names),
@@ -355,14 +365,14 @@ class PartnershipVariant(Variant):
         }
         if not hands:
             return document
-        deals = zip(game.hands, played.deals, sheet.deals, strict=True)
+        deals = zip(game.hands, played.deals, replayed.deals, strict=True)
         rows = [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
         # The deals after the teams, as the document always listed them.
         return {"teams": document["teams"], "team_names": document["team_names"],
                 "hands": rows, **document}
 
 
-def _has_errors(form: Any) -> bool:
+def _has_errors(form: FlaskForm) -> bool:
     if form.form_errors:
         return True
     for field in form:
@@ -386,25 +396,15 @@ def _forget_unused(table: Any) -> None:
 def _table_inputs(table: Any) -> dict[str, Any] | None:
     """One table's stored inputs: dead, quick (no cards typed) or with its cards."""
     if table.dead:
-        return _dead_hand()
+        return dead_hand()
     if table.quick:
         return quick_inputs(table)
     return table_card_inputs(int(table.knocker.data), table.engine_kwargs())
 
 
-def _dead_hand() -> dict[str, Any]:
-    return {
-        "mode": "quick",
-        "outcome": "dead",
-        "knocker": None,
-        "knocker_deadwood": None,
-        "defender_deadwood": None,
-        "upcard": None,
-    }
-
-
-def deal_json(inputs: Mapping[str, Any], deal: Any, tables: Sequence[ScoredHand]
-              ) -> answers.PartnershipGameDeal:
+def deal_json(
+    inputs: Mapping[str, Any], deal: Deal, tables: Sequence[ScoredHand]
+) -> answers.PartnershipGameDeal:
     """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
     return {
         "number": deal.number,

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
 
 from ..charts.race import REMI_DEALS, Race, race_of
 from ..jsonbody import (
@@ -51,7 +52,7 @@ from ..scoring.remi import (
 )
 from ..scoring.rules import PRESETS
 from . import answers
-from .base import Variant
+from .base import Sheet, Variant, own
 from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
 from .replay import game_rules
 from .wording import Clause, remi_clauses
@@ -88,6 +89,11 @@ class RemiSheet:
     def finished(self) -> bool:
         """Whether the target or the number of deals is reached."""
         return self.game.finished
+
+    def ended_before(self, number: int) -> bool:
+        """Whether deal ``number`` was entered after the game ended (the deals that count
+        come first)."""
+        return number > self.counted
 
     @property
     def counted(self) -> int:
@@ -219,9 +225,10 @@ class RemiVariant(Variant):
             return PRESETS["remi"]
         return rules
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The lowest final total deals first (a tie: nearest the last dealer's left)."""
-        played: RemiGame = sheet.game
+        replayed = own(sheet, RemiSheet)
+        played: RemiGame = replayed.game
         if not played.rows:
             return dict(game.setup)
         return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
@@ -230,12 +237,13 @@ class RemiVariant(Variant):
         """Replay the deals."""
         return remi_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Every player's total after each counted deal (below zero too); who went out is
         marked. A game of a fixed number of deals has no target line."""
-        rows = [(r.number, r.totals, (r.went_out,)) for r in sheet.game.rows]
-        target = None if sheet.rules.deals is not None else sheet.rules.target
-        return (race_of(sheet.players, rows, target=target, caption=REMI_DEALS),)
+        replayed = own(sheet, RemiSheet)
+        rows = [(r.number, r.totals, (r.went_out,)) for r in replayed.game.rows]
+        target = None if replayed.rules.deals is not None else replayed.rules.target
+        return (race_of(replayed.players, rows, target=target, caption=REMI_DEALS),)
 
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """A deal in words: who went out, each player's plus and minus or his cards."""
@@ -250,13 +258,13 @@ class RemiVariant(Variant):
         score_deal(game_rules(game), game.players, inputs)
 
     # --- the pages ------------------------------------------------------------------
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiQuickForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiQuickForm:
         """Each player's plus and minus, who went out and the value of his discard."""
         form = RemiQuickForm()
         _ready(form, game)
         return form
 
-    def quick_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the quick form, checked by the engine."""
         valid = form.validate_on_submit()
         inputs = form.read()  # marks what is missing even beside other errors
@@ -264,29 +272,29 @@ class RemiVariant(Variant):
             return None
         return self._checked(form, game, inputs, form.discard_value)
 
-    def fill_quick(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored deal."""
         form.fill(inputs)
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> RemiCardForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiCardForm:
         """Every player's table combinations and hand, who went out, the final discard."""
         form = RemiCardForm()
         _ready(form, game)
         return form
 
-    def card_inputs(self, form: Any, game: Game, sheet: Any) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         inputs = form.read() if form.validate_on_submit() else None
         if inputs is None:
             return None
         return self._checked(form, game, inputs, form.final_discard)
 
-    def fill_cards(self, form: Any, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
         """Prefill from a stored deal (a quick deal starts with empty cards)."""
         form.fill(inputs)
 
     def _checked(
-        self, form: Any, game: Game, inputs: dict[str, Any], discard: Any
+        self, form: FlaskForm, game: Game, inputs: dict[str, Any], discard: Any
     ) -> dict[str, Any] | None:
         try:
             self.check(game, inputs)
@@ -325,21 +333,23 @@ class RemiVariant(Variant):
             fields[discard] = f"players[{out}].{discard}"
         return body, fields
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
-        played: RemiGame = sheet.game
+        replayed = own(sheet, RemiSheet)
+        played: RemiGame = replayed.game
         document: answers.RemiGame = {
             "totals": list(played.totals),
             "next_dealer": played.next_dealer,
             "finished": played.finished,
             "winners": list(played.winners),
-            "target": None if sheet.rules.deals is not None else sheet.rules.target,
-            "deals_left": sheet.deals_left,
+            "target": None if replayed.rules.deals is not None else replayed.rules.target,
+            "deals_left": replayed.deals_left,
         }
         if not hands:
             return document
-        rows = [deal_json(number, deal, sheet) for number, deal in enumerate(sheet.deals, start=1)]
+        rows = [deal_json(number, deal, replayed)
+                for number, deal in enumerate(replayed.deals, start=1)]
         return {"hands": rows, **document}
 
 

@@ -29,6 +29,10 @@ class GinSheet:
         """Whether somebody reached the target."""
         return self.game.finished
 
+    def ended_before(self, number: int) -> bool:
+        """Whether hand ``number`` was entered after the game ended."""
+        return number in self.game.ignored
+
 
 def game_rules(game: GameData) -> Rules:
     """The game's frozen rules."""

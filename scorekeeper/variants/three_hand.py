@@ -29,8 +29,9 @@ from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
 from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
-from ..scoring.three_hand import Role, Roles, ThreeHandGame, play_three_hand
+from ..scoring.three_hand import Role, Roles, ThreeHandGame, ThreeHandRow, play_three_hand
 from . import answers
+from .base import Sheet, own
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
 from .replay import game_rules
 from .wording import Clause, gin_clauses
@@ -51,6 +52,10 @@ class ThreeHandSheet:
     def finished(self) -> bool:
         """Whether somebody reached the target."""
         return self.game.finished
+
+    def ended_before(self, number: int) -> bool:
+        """Whether hand ``number`` was entered after the game ended."""
+        return number in self.game.ignored
 
     def roles_for(self, number: int) -> Roles:
         """The roles hand ``number`` (1-based) is (or will be) played with."""
@@ -118,9 +123,10 @@ class ThreeHandVariant(GinVariant):
             raise ValueError(_("The captain cannot also be in the box."))
         return {"box": dealer, "captain": captain}
 
-    def rematch_setup(self, game: Game, sheet: Any) -> dict[str, Any]:
+    def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """As a draw would: the winner in the box, the next best total as captain."""
-        played = sheet.game
+        replayed = own(sheet, ThreeHandSheet)
+        played = replayed.game
         if played.winner is None:
             return dict(game.setup)
         box = played.winner
@@ -132,10 +138,11 @@ class ThreeHandVariant(GinVariant):
         """Replay the hands (``scoring.three_hand``)."""
         return three_hand_sheet(game)
 
-    def races(self, sheet: Any) -> tuple[Race, ...]:
+    def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The three totals after every counted hand; the hand's winner is marked."""
-        rows = [(r.number, r.totals, (r.winner,)) for r in sheet.game.rows if not r.after_end]
-        return (race_of(sheet.players, rows, target=sheet.rules.target),)
+        replayed = own(sheet, ThreeHandSheet)
+        rows = [(r.number, r.totals, (r.winner,)) for r in replayed.game.rows if not r.after_end]
+        return (race_of(replayed.players, rows, target=replayed.rules.target),)
 
     def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
         """A hand in words, its players by role: who was box and captain depends on the
@@ -149,15 +156,17 @@ class ThreeHandVariant(GinVariant):
         if scored.result.outcome is not Outcome.DEAD and inputs.get("knocker") not in (0, 1):
             raise HandError([Problem("knocker", _("Only the box or the captain can go out."))])
 
-    def quick_form(self, game: Game, sheet: Any, number: int | None = None) -> QuickHandForm:
+    def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> QuickHandForm:
         """The gin quick form; "who went out" names this hand's box and captain."""
-        labels = sheet.role_labels(hand_number(game, number))
+        replayed = own(sheet, ThreeHandSheet)
+        labels = replayed.role_labels(hand_number(game, number))
         form: QuickHandForm = prepare(QuickHandForm(), game, labels)
         return form
 
-    def card_form(self, game: Game, sheet: Any, number: int | None = None) -> CardHandForm:
+    def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> CardHandForm:
         """The gin card form; "who knocked" names this hand's box and captain."""
-        labels = sheet.role_labels(hand_number(game, number))
+        replayed = own(sheet, ThreeHandSheet)
+        labels = replayed.role_labels(hand_number(game, number))
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
 
@@ -178,9 +187,10 @@ class ThreeHandVariant(GinVariant):
             raise problems_at(exc.problems) from None
         return inputs
 
-    def sheet_json(self, game: GameData, sheet: Any, *, hands: bool = True) -> answers.SheetJson:
+    def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their roles and results, totals, next roles, settlement."""
-        played = sheet.game
+        replayed = own(sheet, ThreeHandSheet)
+        played = replayed.game
         document: answers.ThreeHandGame = {
             "totals": list(played.totals),
             "boxes": list(played.boxes),
@@ -193,7 +203,7 @@ class ThreeHandVariant(GinVariant):
         }
         if not hands:
             return document
-        rows = zip(played.rows, sheet.hands, strict=True)
+        rows = zip(played.rows, replayed.hands, strict=True)
         return {"hands": [hand_json(row, scored) for row, scored in rows], **document}
 
 
@@ -211,7 +221,7 @@ def roles_json(roles: Roles) -> answers.Roles:
     return {"box": roles.box, "captain": roles.captain, "out": roles.out}
 
 
-def hand_json(row: Any, scored: ScoredHand) -> answers.ThreeHandHand:
+def hand_json(row: ThreeHandRow, scored: ScoredHand) -> answers.ThreeHandHand:
     """One three-hand row: its inputs (knocker = role), roles, result and totals."""
     knocker = scored.knocker
     return {
