@@ -1,4 +1,4 @@
-"""An undone or deleted hand comes back exactly as it was entered (issue 14, item 5)."""
+"""An undone or deleted hand comes back exactly as it was entered."""
 
 from __future__ import annotations
 

@@ -342,7 +342,7 @@ def test_the_sheet_pdf_route_prints_partnership(client: FlaskClient) -> None:
     assert "Ann & Cid" in pdf_text(response.data)
 
 
-# --- one table with cards, the other quick (issue 14, item 7) ------------------------------
+# --- one table with cards, the other quick -----------------------------------------------
 
 MIXED = {
     "a-knocker": "1",  # Bob goes gin against Ann with cards: 22 + 25 = 47

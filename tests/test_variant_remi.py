@@ -260,7 +260,7 @@ def test_card_held_twice_and_missing_discard(client: FlaskClient) -> None:
 
 
 def test_six_cards_refused_at_that_players_hand(client: FlaskClient) -> None:
-    # Issue 14, item 1: 7 are dealt; a player left with 6 cannot be right (RULES §7).
+    # 7 are dealt; a player left with 6 cannot be right (RULES §7).
     game_id = new_game(client)
     deal = with_player(SECTION_8, 2, hand="9D 9C AS")
     response = post_cards(client, game_id, deal)
@@ -350,7 +350,7 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     response = post_quick(client, game_id, data)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert field_errors(page, "players-2-plus") == []  # a blank is 0 (issue 14, item 8)
+    assert field_errors(page, "players-2-plus") == []  # a blank plus is 0
     assert field_errors(page, "players-3-minus")
     assert field_errors(page, "discard_value-0") == ["Choose what his final discard was."]
     assert 'value="abc"' in page and 'value="10"' in page  # typed values kept
@@ -363,7 +363,7 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
 
 
 def test_quick_blanks_are_zero(client: FlaskClient) -> None:
-    # Issue 14, item 8: the player who went out has no minus; a blank is 0.
+    # The player who went out has no minus; a blank is 0.
     game_id = new_game(client)
     data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
     del data["players-0-minus"], data["players-3-plus"]

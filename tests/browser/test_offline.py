@@ -1,6 +1,6 @@
-"""A dropped connection loses nothing (issue 11 §3): the app installs and keeps its last
-sheets; a hand saved offline is kept on the phone, shown as "waiting to send (n)", and
-sent exactly once when the network returns; a hand the server refuses meanwhile is shown
+"""A dropped connection loses nothing: the app installs and keeps its last sheets;
+a hand saved offline is kept on the phone, shown as "waiting to send (n)", and sent
+exactly once when the network returns; a hand the server refuses meanwhile is shown
 with the server's own message and can be sent again, corrected or discarded.
 
 The tests whose hands reach the server run on PostgreSQL too; those that only show what

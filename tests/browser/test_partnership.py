@@ -76,7 +76,7 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
 
 
 def test_one_table_with_cards_the_other_quick_on_a_phone(live_url: str, phone: Any) -> None:
-    # Issue 14, item 7: table 1 tapped in card by card, table 2 typed in a few taps.
+    # One deal, two ways: table 1 tapped in card by card, table 2 typed in a few taps.
     page = phone
     page.goto(live_url + "/games/new")
     page.select_option("select[name=variant]", "partnership")

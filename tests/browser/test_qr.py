@@ -1,5 +1,5 @@
-"""Joining by QR code (issue 11 §2), the installed app's service worker, and the screen
-wake lock (§4), on a phone at 390×844. The QR codes are read back from the screen with a
+"""Joining by QR code, the installed app's service worker, and the screen
+wake lock, on a phone at 390×844. The QR codes are read back from the screen with a
 real decoder (Debian's zbarimg)."""
 
 from __future__ import annotations
