@@ -13,6 +13,23 @@ from flask import Flask
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
+from tests.examples import TableHand
+
+
+def started(client: FlaskClient, data: dict[str, Any]) -> str:
+    """Send the new-game page's form and return the new game's id (this client may edit
+    it): ``player1``, ``player2``… are the names in seat order."""
+    response = client.post("/games/new", data=data)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
+    assert match, response.headers["Location"]
+    return match.group(1)
+
+
+def seats(players: tuple[str, ...]) -> dict[str, str]:
+    """The new-game form's name fields: ``player1`` for seat 0, and so on."""
+    return {f"player{seat + 1}": name for seat, name in enumerate(players)}
+
 
 def new_game(
     client: FlaskClient,
@@ -20,20 +37,67 @@ def new_game(
     players: tuple[str, str] = ("Ann", "Bob"),
     **extra: Any,
 ) -> str:
-    """Start a game through the page and return its id (this client may edit it)."""
-    data = {
-        "variant": "gin",
-        "player1": players[0],
-        "player2": players[1],
-        "preset": preset,
-        "dealer": "0",
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match, response.headers["Location"]
-    return match.group(1)
+    """Start a gin game through the page and return its id (this client may edit it)."""
+    return started(
+        client, {"variant": "gin", **seats(players), "preset": preset, "dealer": "0", **extra}
+    )
+
+
+def new_oklahoma(client: FlaskClient, preset: str = "oklahoma", **extra: Any) -> str:
+    """Start an Oklahoma game, Ann v Bob, through the new-game page."""
+    return started(
+        client,
+        {"variant": "oklahoma", **seats(("Ann", "Bob")), "preset": preset, "dealer": "0",
+         **extra},
+    )
+
+
+def new_hollywood(
+    client: FlaskClient,
+    preset: str = "russian",
+    players: tuple[str, str] = ("A", "B"),
+    **extra: Any,
+) -> str:
+    """Start a Hollywood match through the new-game page."""
+    return started(
+        client, {"variant": "hollywood", **seats(players), "preset": preset, "dealer": "0",
+                 **extra},
+    )
+
+
+def new_three_hand(client: FlaskClient, box: str = "0", captain: str = "auto", **extra: Any) -> str:
+    """Start a three-hand game through the new-game page; X, Y, Z in seats 0, 1, 2, the
+    box in seat ``box``."""
+    return started(
+        client,
+        {"variant": "three_hand", **seats(("X", "Y", "Z")), "preset": "three_hand",
+         "dealer": box, "captain": captain, **extra},
+    )
+
+
+def new_partnership(
+    client: FlaskClient, players: tuple[str, ...] = ("Ann", "Bob", "Cid", "Dan"), **extra: Any
+) -> str:
+    """Start a partnership game through the new-game page: seats 0 and 2 (Ann & Cid) play
+    seats 1 and 3 (Bob & Dan)."""
+    return started(
+        client,
+        {"variant": "partnership", **seats(players), "preset": "partnership", "dealer": "0",
+         **extra},
+    )
+
+
+def new_remi(
+    client: FlaskClient,
+    players: tuple[str, ...] = ("Ann", "Bob", "Cy", "Dee"),
+    dealer: int = 0,
+    **extra: Any,
+) -> str:
+    """Start an Indonesian Remi game through the new-game page."""
+    return started(
+        client,
+        {"variant": "remi", "preset": "remi", "dealer": str(dealer), **extra, **seats(players)},
+    )
 
 
 def version_of(client: FlaskClient, game_id: str) -> int:
@@ -72,6 +136,53 @@ def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
     """The whole game as the API returns it."""
     data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
     return data
+
+
+def partnership_form(
+    client: FlaskClient, game_id: str, deal: tuple[TableHand, TableHand]
+) -> dict[str, Any]:
+    """The partnership sheet's quick form for one deal, table 1's fields ``a-…`` and
+    table 2's ``b-…``."""
+    data: dict[str, Any] = {"version": state(client, game_id)["version"]}
+    for prefix, (outcome, knocker, k, d) in zip("ab", deal, strict=True):
+        data[f"{prefix}-outcome"] = outcome
+        if knocker is not None:
+            data[f"{prefix}-knocker"] = str(knocker)
+        if k is not None:
+            data[f"{prefix}-knocker_deadwood"] = str(k)
+        if d is not None:
+            data[f"{prefix}-defender_deadwood"] = str(d)
+    return data
+
+
+def enter_partnership(
+    client: FlaskClient, game_id: str, deal: tuple[TableHand, TableHand]
+) -> Any:
+    """Enter one partnership deal, both tables, the way the sheet's form sends it."""
+    return client.post(f"/g/{game_id}/hands", data=partnership_form(client, game_id, deal))
+
+
+def remi_card_form(deal: dict[str, Any]) -> dict[str, str]:
+    """The Remi card page's form fields for a deal written like ``SECTION_8``."""
+    data = {
+        "went_out": "none" if deal["went_out"] is None else str(deal["went_out"]),
+        "final_discard": deal.get("final_discard") or "",
+    }
+    for seat, player in enumerate(deal["players"]):
+        data[f"players-{seat}-table"] = "\n".join(player["table"])
+        data[f"players-{seat}-hand"] = player["hand"]
+    return data
+
+
+def post_remi_cards(
+    client: FlaskClient, game_id: str, deal: dict[str, Any], number: int | None = None
+) -> Any:
+    """Enter a Remi deal on the card page, or correct deal ``number`` there."""
+    data = {"version": str(version_of(client, game_id)), **remi_card_form(deal)}
+    url = f"/g/{game_id}/hands/new" if number is None else f"/g/{game_id}/hands/{number}/edit"
+    if number is not None:
+        url += "?mode=cards"
+    return client.post(url, data=data)
 
 
 def date_everything(app: Flask, moment: datetime) -> None:

@@ -8,34 +8,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_lines
+from helpers import new_three_hand, pdf_lines, state
 
 X, Y, Z = 0, 1, 2
 BOX, CAPTAIN = 0, 1
-
-
-def new_three_hand(client: FlaskClient, box: str = "0", captain: str = "auto", **extra: Any) -> str:
-    """Start a three-hand game through the new-game page; X, Y, Z in seats 0, 1, 2."""
-    data = {
-        "variant": "three_hand",
-        "player1": "X",
-        "player2": "Y",
-        "player3": "Z",
-        "preset": "three_hand",
-        "dealer": box,
-        "captain": captain,
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
-    return data
 
 
 def quick(
