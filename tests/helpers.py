@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import unicodedata
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -183,6 +185,105 @@ def post_remi_cards(
     if number is not None:
         url += "?mode=cards"
     return client.post(url, data=data)
+
+
+CATALOGS = Path(__file__).resolve().parents[1] / "scorekeeper" / "translations"
+
+
+def compile_catalogs() -> None:
+    """Build each ``messages.mo`` that is missing or older than its ``.po``, as
+    ``make catalogs`` does, so the suite also runs from a bare ``pytest``."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in CATALOGS.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as source:
+            catalog = read_po(source, locale=po.parts[-3])
+        buffer = io.BytesIO()
+        write_mo(buffer, catalog)
+        partial = mo.with_suffix(".mo.partial")
+        partial.write_bytes(buffer.getvalue())
+        partial.replace(mo)
+
+
+def check_headers(response: Any, what: str) -> None:
+    """The security headers every answer carries (``what`` names it in a failure)."""
+    headers = response.headers
+    csp = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
+    assert csp["default-src"] == "'self'", what
+    assert "'unsafe-inline'" not in csp["script-src"], what
+    assert "'unsafe-eval'" not in csp["script-src"], what
+    assert "'unsafe-inline'" not in csp.get("style-src", ""), what
+    assert csp["frame-ancestors"] == "'none'", what
+    assert csp["object-src"] == "'none'", what
+    assert headers["Referrer-Policy"] == "same-origin", what
+    assert headers["X-Content-Type-Options"] == "nosniff", what
+    assert headers["X-Frame-Options"] == "DENY", what
+
+
+# What an import may change in a game's JSON.
+VOLATILE = {"id", "edit_secret", "created_at", "format", "format_version"}
+
+
+def comparable(document: dict[str, Any]) -> dict[str, Any]:
+    """A game's JSON without what an import may change (ids, secrets, timestamps)."""
+    return {k: v for k, v in document.items() if k not in VOLATILE | {"history"}}
+
+
+def upload(client: FlaskClient, content: bytes, name: str = "backup.json") -> Any:
+    """Send ``content`` as the import form's file. The multipart body is built here: the
+    test client would spool a large one into a temporary file it never closes."""
+    boundary = "scorekeeper-test-boundary"
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
+            f'filename="{name}"\r\nContent-Type: application/json\r\n\r\n').encode()
+    body += content + f"\r\n--{boundary}--\r\n".encode()
+    return client.post("/import", data=body,
+                       content_type=f"multipart/form-data; boundary={boundary}")
+
+
+def counts(app: Flask) -> tuple[int, int, int]:
+    """How many games, hands and changes the database holds."""
+    from sqlalchemy import func, select
+
+    from scorekeeper.db import get_session
+    from scorekeeper.models import Change, Game, Hand
+
+    with app.app_context():
+        db = get_session()
+        return tuple(db.scalar(select(func.count()).select_from(m)) or 0  # type: ignore[return-value]
+                     for m in (Game, Hand, Change))
+
+
+def many_games(count: int) -> bytes:
+    """A backup file of ``count`` new gin games, Ann 0… v Bob, no hands."""
+    return json.dumps({"format": "scorekeeper-export", "format_version": 1, "games": [
+        {"variant": "gin", "players": [f"Ann {i}", "Bob"], "rules": {"preset": "classic"},
+         "setup": {"dealer": 0}, "hands": []} for i in range(count)]}).encode()
+
+
+def api(client: FlaskClient, path: str, body: dict[str, Any], secret: str | None = None) -> Any:
+    """POST ``body`` to ``/api/v1{path}`` (with the edit secret, if given); its JSON answer."""
+    headers = {"X-Edit-Secret": secret} if secret else {}
+    response = client.post(f"/api/v1{path}", json=body, headers=headers)
+    assert response.status_code in (200, 201), response.get_json()
+    return response.get_json()
+
+
+def knock(seat: int, k: int, d: int, outcome: str = "knock") -> dict[str, Any]:
+    """A gin hand for the API: ``seat`` knocks (or gins) with ``k`` against ``d``."""
+    return {"outcome": outcome, "knocker": seat, "knocker_deadwood": k, "defender_deadwood": d}
+
+
+DEAD = {"outcome": "dead"}
+
+
+def play(client: FlaskClient, game: dict[str, Any], hands: list[dict[str, Any]]) -> None:
+    """Enter ``hands`` in ``game`` (an API answer with its edit secret) through the API."""
+    for hand in hands:
+        api(client, f"/games/{game['id']}/hands", hand, game["edit_secret"])
 
 
 def date_everything(app: Flask, moment: datetime) -> None:

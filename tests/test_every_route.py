@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import new_game, quick, state
+from helpers import check_headers, new_game, quick, state
 
 # What to put in each kind of URL variable; anything else gets "1", which names nothing
 # (and still fits an integer converter).
@@ -29,20 +29,6 @@ def urls(app: Flask, game: str) -> list[tuple[str, str, str]]:
         for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
             found.append((rule.endpoint, method, path))
     return found
-
-
-def check_headers(response: Any, what: str) -> None:
-    headers = response.headers
-    csp = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
-    assert csp["default-src"] == "'self'", what
-    assert "'unsafe-inline'" not in csp["script-src"], what
-    assert "'unsafe-eval'" not in csp["script-src"], what
-    assert "'unsafe-inline'" not in csp.get("style-src", ""), what
-    assert csp["frame-ancestors"] == "'none'", what
-    assert csp["object-src"] == "'none'", what
-    assert headers["Referrer-Policy"] == "same-origin", what
-    assert headers["X-Content-Type-Options"] == "nosniff", what
-    assert headers["X-Frame-Options"] == "DENY", what
 
 
 @pytest.fixture
