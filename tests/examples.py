@@ -60,3 +60,8 @@ PARTNERSHIP_DEALS: list[tuple[TableHand, TableHand]] = [
     (("knock", 0, 6, 6), ("knock", 0, 1, 26)),
     (("gin", 0, None, 30), ("knock", 0, 1, 16)),
 ]
+
+# RULES.md §8 example 7: the defender lays off four cards and undercuts.
+KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
+DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
+HAND = {"rules": "russian", "knocker": {"cards": KNOCKER}, "defender": {"cards": DEFENDER}}

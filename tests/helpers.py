@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
 import unicodedata
 from datetime import datetime
+from html import unescape
 from pathlib import Path
 from typing import Any
 
@@ -284,6 +286,143 @@ def play(client: FlaskClient, game: dict[str, Any], hands: list[dict[str, Any]])
     """Enter ``hands`` in ``game`` (an API answer with its edit secret) through the API."""
     for hand in hands:
         api(client, f"/games/{game['id']}/hands", hand, game["edit_secret"])
+
+
+def errors_at(html: str, field_id: str) -> list[str]:
+    """The messages of the field ``field_id``'s block."""
+    block = re.search(rf'<div class="field[^"]*">\s*<label for="{field_id}".*?</div>', html, re.S)
+    assert block, field_id
+    return re.findall(r'<p class="error" role="alert">(.*?)</p>', block.group(0))
+
+
+def value_of(html: str, field_id: str) -> str:
+    """The value in the input ``field_id`` ("" when it has none)."""
+    found = re.search(rf'<input[^>]*id="{field_id}"[^>]*>', html)
+    assert found, field_id
+    value = re.search(r'value="([^"]*)"', found.group(0))
+    return value.group(1) if value else ""
+
+
+def text_of(html: str, pattern: str) -> str:
+    """The words of what ``pattern``'s group matched in ``html``, tags dropped."""
+    match = re.search(pattern, html, re.S)
+    assert match, pattern
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
+
+
+def verdict(html: str) -> str:
+    """The verdict of a settled hand's page, as it reads."""
+    return text_of(html, r'<p class="settlement verdict">\s*(.*?)</strong>')
+
+
+def kept(client: FlaskClient, body: dict[str, Any]) -> str:
+    """Keep a ruling through the API; its id."""
+    response = client.post("/api/v1/rulings", json=body)
+    assert response.status_code == 201, response.get_json()
+    answer = response.get_json()
+    assert set(answer) == {"id", "url"}
+    assert answer["url"] == f"http://localhost/rulings/{answer['id']}"
+    return str(answer["id"])
+
+
+FILL = {"game_id": None, "number": "1", "variant_name": "gin", "filename": "style.css"}
+
+
+def urls(app: Flask, game: str) -> list[tuple[str, str, str]]:
+    """(endpoint, method, path) for every rule and method (HEAD and OPTIONS left out)."""
+    found = []
+    for rule in app.url_map.iter_rules():
+        values = {name: game if name == "game_id" else FILL.get(name) or "1"
+                  for name in rule.arguments}
+        built = rule.build(values)
+        assert built is not None, rule
+        path = built[1]
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            found.append((rule.endpoint, method, path))
+    return found
+
+
+def remi_quick_form(
+    scores: list[tuple[int, int]], went_out: int | None = None, discard: int | None = None
+) -> dict[str, str]:
+    """The Remi quick form: each seat's (plus, minus), who went out, his discard's value."""
+    data = {"went_out": "none" if went_out is None else str(went_out)}
+    if discard is not None:
+        data["discard_value"] = str(discard)
+    for seat, (plus, minus) in enumerate(scores):
+        data[f"players-{seat}-plus"] = str(plus)
+        data[f"players-{seat}-minus"] = str(minus)
+    return data
+
+
+def post_remi_quick(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
+    """Enter a Remi deal through the quick form."""
+    return client.post(
+        f"/g/{game_id}/hands", data={"version": str(version_of(client, game_id)), **data}
+    )
+
+
+def remi_quick_scores(
+    client: FlaskClient, game_id: str, *scores: int, went_out: int | None = None
+) -> None:
+    """A stock-ran-out deal (or one with ``went_out`` and a 5 discard) giving these scores."""
+    pairs = [(s, 0) if s > 0 else (0, -s) for s in scores]
+    data = remi_quick_form(pairs, went_out, 5 if went_out is not None else None)
+    response = post_remi_quick(client, game_id, data)
+    assert response.status_code == 302, field_messages(response.get_data(as_text=True))
+
+
+def field_messages(page: str) -> list[str]:
+    """Every error message on the page, in order."""
+    return [html.unescape(m) for m in re.findall(r'class="error"[^>]*>([^<]*)<', page)]
+
+
+# Three-hand seats (X, Y, Z) and roles (``knocker`` in a three-hand quick form).
+X, Y, Z = 0, 1, 2
+BOX, CAPTAIN = 0, 1
+
+
+def quick_three_hand(
+    client: FlaskClient,
+    game_id: str,
+    outcome: str,
+    knocker: int | None = None,
+    k: int | None = None,
+    d: int | None = None,
+    number: int | None = None,
+) -> Any:
+    """Post the quick form (``knocker`` is a role) as the sheet, or a correction, sends it."""
+    data: dict[str, Any] = {"outcome": outcome, "version": state(client, game_id)["version"]}
+    if knocker is not None:
+        data["knocker"] = str(knocker)
+    if k is not None:
+        data["knocker_deadwood"] = str(k)
+    if d is not None:
+        data["defender_deadwood"] = str(d)
+    url = f"/g/{game_id}/hands" if number is None else f"/g/{game_id}/hands/{number}/edit"
+    return client.post(url, data=data)
+
+
+def roles(data: dict[str, Any]) -> tuple[int, int, int]:
+    """The seats of the next hand's box, captain and sitter."""
+    r = data["next_roles"]
+    return (r["box"], r["captain"], r["out"])
+
+
+def play_three_hand_example(client: FlaskClient, game: str) -> None:
+    """RULES §8: X box / Y captain / Z out, then four hands."""
+    # Y (captain) knocks 4 vs X 20 → Y +16; next Y box / Z captain / X out.
+    assert quick_three_hand(client, game, "knock", CAPTAIN, 4, 20).status_code == 302
+    assert roles(state(client, game)) == (Y, Z, X)
+    # Y (box) gins vs Z 30 → Y +55; next Y / X / Z.
+    assert quick_three_hand(client, game, "gin", BOX, None, 30).status_code == 302
+    assert roles(state(client, game)) == (Y, X, Z)
+    # Y (box) knocks 7, X (captain) has 5 → X +12; next X / Z / Y.
+    assert quick_three_hand(client, game, "knock", BOX, 7, 5).status_code == 302
+    assert roles(state(client, game)) == (X, Z, Y)
+    # Dead hand → roles unchanged.
+    assert quick_three_hand(client, game, "dead").status_code == 302
+    assert roles(state(client, game)) == (X, Z, Y)
 
 
 def date_everything(app: Flask, moment: datetime) -> None:

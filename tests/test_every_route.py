@@ -10,25 +10,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import check_headers, new_game, quick, state
+from helpers import check_headers, new_game, quick, state, urls
 
 # What to put in each kind of URL variable; anything else gets "1", which names nothing
 # (and still fits an integer converter).
-FILL = {"game_id": None, "number": "1", "variant_name": "gin", "filename": "style.css"}
-
-
-def urls(app: Flask, game: str) -> list[tuple[str, str, str]]:
-    """(endpoint, method, path) for every rule and method (HEAD and OPTIONS left out)."""
-    found = []
-    for rule in app.url_map.iter_rules():
-        values = {name: game if name == "game_id" else FILL.get(name) or "1"
-                  for name in rule.arguments}
-        built = rule.build(values)
-        assert built is not None, rule
-        path = built[1]
-        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            found.append((rule.endpoint, method, path))
-    return found
 
 
 @pytest.fixture

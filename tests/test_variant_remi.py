@@ -9,7 +9,18 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import new_remi, pdf_text, post_remi_cards, remi_card_form, state, version_of
+from helpers import (
+    field_messages,
+    new_remi,
+    pdf_text,
+    post_remi_cards,
+    post_remi_quick,
+    remi_card_form,
+    remi_quick_form,
+    remi_quick_scores,
+    state,
+    version_of,
+)
 
 from tests.examples import SECTION_8
 
@@ -29,34 +40,6 @@ def api_game(client: FlaskClient, players: tuple[str, ...] = FOUR, **body: Any) 
     return data
 
 
-def quick_form(
-    scores: list[tuple[int, int]], went_out: int | None = None, discard: int | None = None
-) -> dict[str, str]:
-    data = {"went_out": "none" if went_out is None else str(went_out)}
-    if discard is not None:
-        data["discard_value"] = str(discard)
-    for seat, (plus, minus) in enumerate(scores):
-        data[f"players-{seat}-plus"] = str(plus)
-        data[f"players-{seat}-minus"] = str(minus)
-    return data
-
-
-def post_quick(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
-    return client.post(
-        f"/g/{game_id}/hands", data={"version": str(version_of(client, game_id)), **data}
-    )
-
-
-def quick_scores(
-    client: FlaskClient, game_id: str, *scores: int, went_out: int | None = None
-) -> None:
-    """A stock-ran-out deal (or one with ``went_out`` and a 5 discard) giving these scores."""
-    pairs = [(s, 0) if s > 0 else (0, -s) for s in scores]
-    data = quick_form(pairs, went_out, 5 if went_out is not None else None)
-    response = post_quick(client, game_id, data)
-    assert response.status_code == 302, field_messages(response.get_data(as_text=True))
-
-
 def field_errors(page: str, field_id: str) -> list[str]:
     """The error messages shown in the field block of ``field_id``."""
     start = page.find(f'id="{field_id}"')
@@ -74,10 +57,6 @@ def text(page: str) -> str:
     (U+2068, U+2069) dropped, spaces collapsed."""
     seen = html.unescape(re.sub(r"<[^>]+>", "", page))
     return " ".join(seen.replace("\u2068", "").replace("\u2069", "").split())
-
-
-def field_messages(page: str) -> list[str]:
-    return [html.unescape(m) for m in re.findall(r'class="error"[^>]*>([^<]*)<', page)]
 
 
 def api_deal(
@@ -269,8 +248,8 @@ def test_a_set_without_a_sequence_counts_nothing(client: FlaskClient) -> None:
 
 def test_quick_deal(client: FlaskClient) -> None:
     game_id = new_remi(client)
-    data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
-    response = post_quick(client, game_id, data)
+    data = remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 302
     game = state(client, game_id)
     assert game["totals"] == [200, -10, 15, -60]
@@ -290,10 +269,10 @@ def test_quick_deal(client: FlaskClient) -> None:
 
 def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     game_id = new_remi(client)
-    data = quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0)
+    data = remi_quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0)
     del data["players-2-plus"]
     data["players-3-minus"] = "abc"
-    response = post_quick(client, game_id, data)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert field_errors(page, "players-2-plus") == []  # a blank plus is 0
@@ -301,8 +280,8 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     assert field_errors(page, "discard_value-0") == ["Choose what his final discard was."]
     assert 'value="abc"' in page and 'value="10"' in page  # typed values kept
     # With those fixed, the engine's own checks land at the right player too.
-    data = quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0, discard=10)
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    data = remi_quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0, discard=10)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert any("every card in a combination" in e for e in field_errors(page, "players-0-minus"))
     assert any("plus is 0 or 15+" in e for e in field_errors(page, "players-1-plus"))
     assert state(client, game_id)["hands"] == []
@@ -311,9 +290,9 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
 def test_quick_blanks_are_zero(client: FlaskClient) -> None:
     # The player who went out has no minus; a blank is 0.
     game_id = new_remi(client)
-    data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    data = remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
     del data["players-0-minus"], data["players-3-plus"]
-    response = post_quick(client, game_id, data)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 302, field_messages(response.get_data(as_text=True))
     game = state(client, game_id)
     assert game["totals"] == [200, -10, 15, -60]
@@ -328,9 +307,9 @@ def test_quick_blanks_are_zero(client: FlaskClient) -> None:
 def test_quick_one_mistake_one_message(client: FlaskClient) -> None:
     # Ann went out with 50 in combinations, typed into her minus: one message, there.
     game_id = new_remi(client)
-    data = quick_form([(0, 50), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    data = remi_quick_form([(0, 50), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
     del data["players-0-plus"], data["players-3-plus"]
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert field_messages(page) == ["a player who went out has every card in a combination"]
     assert field_errors(page, "players-0-minus") == field_messages(page)
     assert state(client, game_id)["hands"] == []
@@ -338,7 +317,7 @@ def test_quick_one_mistake_one_message(client: FlaskClient) -> None:
 
 def test_quick_everything_blank_is_one_message(client: FlaskClient) -> None:
     game_id = new_remi(client)
-    page = post_quick(client, game_id, {"went_out": "none"}).get_data(as_text=True)
+    page = post_remi_quick(client, game_id, {"went_out": "none"}).get_data(as_text=True)
     assert field_messages(page) == ["Enter the players' plus and minus (a blank is 0)."]
     assert field_errors(page, "players-0-plus") == field_messages(page)
     assert state(client, game_id)["hands"] == []
@@ -354,16 +333,16 @@ def test_api_quick_plus_or_minus_left_out_is_zero(client: FlaskClient) -> None:
 
 def test_quick_needs_who_went_out(client: FlaskClient) -> None:
     game_id = new_remi(client, ("Ann", "Bob"))
-    data = quick_form([(20, 0), (0, 20)])
+    data = remi_quick_form([(20, 0), (0, 20)])
     del data["went_out"]
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert "Choose who went out, or that the stock ran out." in text(page)
 
 
 def test_quick_discard_ignored_when_the_stock_ran_out(client: FlaskClient) -> None:
     # A radio once tapped cannot be cleared without JavaScript: the value is ignored.
     game_id = new_remi(client, ("Ann", "Bob"))
-    response = post_quick(client, game_id, quick_form([(20, 0), (0, 20)], None, 5))
+    response = post_remi_quick(client, game_id, remi_quick_form([(20, 0), (0, 20)], None, 5))
     assert response.status_code == 302
     data = state(client, game_id)
     assert data["totals"] == [20, -20] and data["hands"][0]["went_out"] is None
@@ -375,10 +354,10 @@ def test_quick_discard_ignored_when_the_stock_ran_out(client: FlaskClient) -> No
 
 def test_four_players_dealer_rotation_and_tie_rule(client: FlaskClient) -> None:
     game_id = new_remi(client)
-    quick_scores(client, game_id, 20, -10, -10, 0)  # Bob and Cy tie at −10: Bob is left of Ann
-    quick_scores(client, game_id, -30, 20, 20, -10)  # Ann and Dee tie at −10: Dee, after Bob
-    quick_scores(client, game_id, 0, 0, 0, 0)  # still tied; Dee dealt, so Ann (Dee last)
-    quick_scores(client, game_id, 0, 0, 0, -20)  # Dee alone is lowest
+    remi_quick_scores(client, game_id, 20, -10, -10, 0)  # Bob and Cy tie at −10: Bob is left of Ann
+    remi_quick_scores(client, game_id, -30, 20, 20, -10)  # Ann and Dee tie at −10: Dee, after Bob
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)  # still tied; Dee dealt, so Ann (Dee last)
+    remi_quick_scores(client, game_id, 0, 0, 0, -20)  # Dee alone is lowest
     data = state(client, game_id)
     assert [h["dealer"] for h in data["hands"]] == [0, 1, 3, 0]
     assert data["totals"] == [-10, 10, 10, -30]
@@ -391,7 +370,7 @@ def test_four_players_dealer_rotation_and_tie_rule(client: FlaskClient) -> None:
 
 def test_first_dealer_chosen_at_creation(client: FlaskClient) -> None:
     game_id = new_remi(client, dealer=2)
-    quick_scores(client, game_id, 0, 0, 0, 0)
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)
     data = state(client, game_id)
     assert data["hands"][0]["dealer"] == 2
     assert data["next_dealer"] == 3  # everyone at 0: the player left of Cy
@@ -400,18 +379,20 @@ def test_first_dealer_chosen_at_creation(client: FlaskClient) -> None:
 def test_game_ends_at_the_target(client: FlaskClient) -> None:
     game_id = new_remi(client, ("Ann", "Bob", "Cy"), target="250")
     assert (
-        post_quick(client, game_id, quick_form([(50, 0), (0, 20), (15, 0)], 0, 15)).status_code
+        post_remi_quick(
+            client, game_id, remi_quick_form([(50, 0), (0, 20), (15, 0)], 0, 15)
+        ).status_code
         == 302
     )
     assert state(client, game_id)["finished"] is False
-    quick_scores(client, game_id, 60, 0, 0, went_out=0)  # Ann 200 + 110
+    remi_quick_scores(client, game_id, 60, 0, 0, went_out=0)  # Ann 200 + 110
     data = state(client, game_id)
     assert data["totals"] == [310, -20, 15]
     assert data["finished"] is True and data["winners"] == [0] and data["next_dealer"] is None
     sheet = text(client.get(f"/g/{game_id}").get_data(as_text=True))
     assert "Ann wins with 310." in sheet and "Ann reached the target of 250." in sheet
     assert 'name="players-0-plus"' not in sheet  # no more deals
-    refused = post_quick(client, game_id, quick_form([(15, 0), (0, 0), (0, 0)]))
+    refused = post_remi_quick(client, game_id, remi_quick_form([(15, 0), (0, 0), (0, 0)]))
     assert refused.status_code == 409
     assert len(state(client, game_id)["hands"]) == 2
 
@@ -420,9 +401,9 @@ def test_game_ends_after_n_deals_with_shared_win(client: FlaskClient) -> None:
     game_id = new_remi(client, ("Ann", "Bob"), deals="2")
     sheet = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert "2 deals" in sheet and "Deals left" in sheet
-    quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
     assert state(client, game_id)["deals_left"] == 1
-    quick_scores(client, game_id, -20, 20)
+    remi_quick_scores(client, game_id, -20, 20)
     data = state(client, game_id)
     assert data["finished"] is True and data["winners"] == [0, 1] and data["totals"] == [0, 0]
     sheet = text(client.get(f"/g/{game_id}").get_data(as_text=True))
@@ -431,9 +412,11 @@ def test_game_ends_after_n_deals_with_shared_win(client: FlaskClient) -> None:
 
 def test_correction_recomputes_everything_after(client: FlaskClient) -> None:
     game_id = new_remi(client)
-    response = post_quick(client, game_id, quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], 0, 5))
+    response = post_remi_quick(
+        client, game_id, remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], 0, 5)
+    )
     assert response.status_code == 302
-    quick_scores(client, game_id, 0, 0, 0, 0)
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)
     assert state(client, game_id)["totals"] == [100, -10, 15, -60]
     # Deal 1 re-entered with its cards: Ann's discard was the A♦ (+150, not +50).
     response = post_remi_cards(client, game_id, SECTION_8, number=1)
@@ -448,15 +431,21 @@ def test_correction_recomputes_everything_after(client: FlaskClient) -> None:
 
 def test_correction_that_ends_the_game_earlier(client: FlaskClient) -> None:
     game_id = new_remi(client, ("Ann", "Bob"), target="300")
-    quick_scores(client, game_id, 20, -20)
-    quick_scores(client, game_id, 20, -20)
-    quick_scores(client, game_id, 20, -20)
-    edit = {"version": str(version_of(client, game_id)), **quick_form([(30, 0), (0, 20)], 0, 15)}
+    remi_quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
+    edit = {
+        "version": str(version_of(client, game_id)),
+        **remi_quick_form([(30, 0), (0, 20)], 0, 15),
+    }
     response = client.post(f"/g/{game_id}/hands/1/edit", data=edit)  # Ann +180
     assert response.status_code == 302
     data = state(client, game_id)  # 180, then 200 is short, then 220 ... still short of 300
     assert data["totals"] == [220, -60] and not data["finished"]
-    edit = {"version": str(version_of(client, game_id)), **quick_form([(50, 0), (0, 20)], 0, 15)}
+    edit = {
+        "version": str(version_of(client, game_id)),
+        **remi_quick_form([(50, 0), (0, 20)], 0, 15),
+    }
     client.post(f"/g/{game_id}/hands/2/edit", data=edit)  # deal 2 now +200: 380, game over
     data = state(client, game_id)
     assert data["finished"] is True and data["totals"] == [380, -40]
@@ -468,7 +457,7 @@ def test_correction_that_ends_the_game_earlier(client: FlaskClient) -> None:
 
 def test_rematch_lowest_total_deals_first(client: FlaskClient) -> None:
     game_id = new_remi(client, ("Ann", "Bob", "Cy"), deals="1")
-    quick_scores(client, game_id, 20, -20, -20)
+    remi_quick_scores(client, game_id, 20, -20, -20)
     response = client.post(f"/g/{game_id}/rematch")
     assert response.status_code == 302
     new_id = response.headers["Location"].rsplit("/", 1)[1]
@@ -577,7 +566,7 @@ def test_the_printed_sheet_holds_names_deal_scores_and_finals(
 
     game_id = new_remi(client, ("Anastasia", "Bob", "Cy", "Dee"), deals="2")
     assert post_remi_cards(client, game_id, SECTION_8).status_code == 302
-    quick_scores(client, game_id, 20, 15, -5, 0, went_out=0)  # Ann +70
+    remi_quick_scores(client, game_id, 20, 15, -5, 0, went_out=0)  # Ann +70
     variant = VARIANTS["remi"]
     with app.test_request_context():
         game = get_session().get(Game, game_id)
@@ -661,7 +650,7 @@ def test_api_odd_bodies_are_refused_not_crashed(client: FlaskClient, body: dict[
 )
 def test_odd_quick_forms_are_refused_not_crashed(client: FlaskClient, data: dict[str, str]) -> None:
     game_id = new_remi(client, ("Ann", "Bob"))
-    assert post_quick(client, game_id, data).status_code == 422
+    assert post_remi_quick(client, game_id, data).status_code == 422
     cards = {"went_out": data["went_out"], "players-0-table": "\n\n;", "players-0-hand": "ZZ"}
     assert post_cards_raw(client, game_id, cards).status_code == 422
     assert state(client, game_id)["hands"] == []
