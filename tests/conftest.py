@@ -22,7 +22,8 @@ from sqlalchemy import Connection, Engine, create_engine, make_url, text
 from scorekeeper import create_app
 from scorekeeper.db import head_revision, make_engine, upgrade
 from scorekeeper.models import Base
-from tests.helpers import keep_printed_html
+from tests.helpers import DEAD, api, keep_printed_html, knock, play
+from tests.live import serve
 
 # Tests never assert on wall-clock time, and Hypothesis would: its deadline and its
 # "input generation is slow" check measure seconds, which move with the machine (a
@@ -178,3 +179,70 @@ def runner(app: Flask) -> FlaskCliRunner:
 def typeset(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The HTML of every document typeset during the test, in order."""
     return keep_printed_html(monkeypatch, typeset=True)
+
+
+@pytest.fixture
+def friday(client: FlaskClient) -> dict[str, Any]:
+    """The group Friday with its four games, worked out by hand in tests/test_groups.py's
+    docstring; this client may edit the group and every game."""
+    group = api(
+        client,
+        "/groups",
+        {"name": "Friday", "players": ["Ann", "Bob", "Cid"], "stake": "0.01", "currency": "EUR"},
+    )
+    secret = group["edit_secret"]
+    games = {}
+    specs = {
+        "g1": {"variant": "gin", "rules": "russian", "players": ["Ann", "Bob"]},
+        "g2": {
+            "variant": "gin",
+            "rules": {"preset": "classic", "target": 50},
+            "players": ["Bob", "Cid"],
+        },
+        "g3": {
+            "variant": "three_hand",
+            "rules": {"preset": "three_hand", "target": 60},
+            "players": ["Ann", "Bob", "Cid"],
+            "dealer": 0,
+            "captain": 1,
+        },
+        "g4": {
+            "variant": "remi",
+            "rules": {"preset": "remi", "deals": 1},
+            "players": ["Ann", "Bob", "Cid"],
+        },
+    }
+    for key, spec in specs.items():
+        games[key] = api(client, "/games", {**spec, "group": group["id"]}, secret)
+    play(
+        client,
+        games["g1"],
+        [
+            knock(0, 1, 16),
+            knock(1, 2, 49),
+            DEAD,
+            knock(0, 5, 60),
+            knock(0, 7, 4),
+            knock(0, 0, 8, "gin"),
+        ],
+    )
+    play(client, games["g2"], [knock(1, 3, 10), knock(0, 0, 30, "gin")])
+    play(client, games["g3"], [knock(1, 4, 20), knock(0, 0, 30, "gin")])
+    remi = {
+        "went_out": 2,
+        "discard_value": 10,
+        "players": [{"plus": 20, "minus": 15}, {"plus": 0, "minus": 30}, {"plus": 30, "minus": 0}],
+    }
+    play(client, games["g4"], [remi])
+    for game in [group, *games.values()]:
+        client.get(game["edit_url"])  # this browser may now edit them all
+    return {"group": group, **games}
+
+
+@pytest.fixture
+def base(make_app: Any) -> Iterator[str]:
+    """The address of the production server (waitress, 8 threads) on the test database,
+    CSRF on as in production."""
+    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
+    with serve(app, threads=8, channel_timeout=30) as url:
+        yield url

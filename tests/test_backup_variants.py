@@ -16,7 +16,7 @@ from sqlalchemy import select
 from scorekeeper.db import get_session
 from scorekeeper.models import Game
 from scorekeeper.variants import VARIANTS
-from tests.test_trust_backup import comparable, counts, upload
+from tests.helpers import comparable, counts, upload
 
 QUICK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 20}
 GAMES: dict[str, tuple[list[str], list[dict[str, Any]]]] = {

@@ -10,39 +10,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import new_game, quick, state
+from helpers import check_headers, new_game, quick, state, urls
 
 # What to put in each kind of URL variable; anything else gets "1", which names nothing
 # (and still fits an integer converter).
-FILL = {"game_id": None, "number": "1", "variant_name": "gin", "filename": "style.css"}
-
-
-def urls(app: Flask, game: str) -> list[tuple[str, str, str]]:
-    """(endpoint, method, path) for every rule and method (HEAD and OPTIONS left out)."""
-    found = []
-    for rule in app.url_map.iter_rules():
-        values = {name: game if name == "game_id" else FILL.get(name) or "1"
-                  for name in rule.arguments}
-        built = rule.build(values)
-        assert built is not None, rule
-        path = built[1]
-        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
-            found.append((rule.endpoint, method, path))
-    return found
-
-
-def check_headers(response: Any, what: str) -> None:
-    headers = response.headers
-    csp = dict(part.strip().split(" ", 1) for part in headers["Content-Security-Policy"].split(";"))
-    assert csp["default-src"] == "'self'", what
-    assert "'unsafe-inline'" not in csp["script-src"], what
-    assert "'unsafe-eval'" not in csp["script-src"], what
-    assert "'unsafe-inline'" not in csp.get("style-src", ""), what
-    assert csp["frame-ancestors"] == "'none'", what
-    assert csp["object-src"] == "'none'", what
-    assert headers["Referrer-Policy"] == "same-origin", what
-    assert headers["X-Content-Type-Options"] == "nosniff", what
-    assert headers["X-Frame-Options"] == "DENY", what
 
 
 @pytest.fixture

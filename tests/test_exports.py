@@ -10,8 +10,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.test_groups import DEAD, api, knock, play
-from tests.test_groups import friday as friday  # the fixture
+from tests.helpers import DEAD, api, knock, play
 
 BOM = "\ufeff".encode()
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from test_table_money import errors_at, value_of
+from helpers import errors_at, value_of
 
 ZZZ = "ZZZ is not a currency code (ISO 4217), like EUR."
 

@@ -15,9 +15,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.test_groups import friday  # noqa: F401 - the fixture
-from tests.test_trust_races import at_once, base  # noqa: F401 - a fixture
-from tests.trust_server import Browser, hidden_fields, open_edit_link
+from tests.trust_server import Browser, at_once, hidden_fields, open_edit_link
 
 AT_START = {"Ann": "-0.08", "Bob": "-1.63", "Cid": "1.71"}
 SETTLE_AT_START = [
@@ -44,7 +42,7 @@ def pay(client: FlaskClient, group_id: str, payer: str, payee: str, amount: str)
 
 
 def test_a_payment_corrected_deleted_and_restored_moves_balances_and_settle_up(
-    client: FlaskClient, friday: dict[str, Any]  # noqa: F811
+    client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     """Bob pays Cid 1.63, then it is corrected to 1.00 on 2 December: Bob −1.63 + 1.00
     = −0.63, Cid 1.71 − 1.00 = +0.71, Ann −0.08 still; Bob pays Cid 0.63 and Ann pays
@@ -120,7 +118,7 @@ def test_a_payment_corrected_deleted_and_restored_moves_balances_and_settle_up(
 
 
 def test_settling_up_records_the_suggestion_once_and_squares_everybody(
-    client: FlaskClient, friday: dict[str, Any]  # noqa: F811
+    client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     group = friday["group"]["id"]
     page = client.get(f"/groups/{group}").get_data(as_text=True)
@@ -147,7 +145,7 @@ def test_settling_up_records_the_suggestion_once_and_squares_everybody(
 
 
 def test_a_settle_up_drawn_before_a_payment_records_nothing(
-    client: FlaskClient, friday: dict[str, Any]  # noqa: F811
+    client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     group = friday["group"]["id"]
     page = client.get(f"/groups/{group}").get_data(as_text=True)
@@ -161,7 +159,7 @@ def test_a_settle_up_drawn_before_a_payment_records_nothing(
 
 
 def test_the_api_corrects_deletes_restores_and_settles_up(
-    client: FlaskClient, friday: dict[str, Any]  # noqa: F811
+    client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     group, secret = friday["group"]["id"], friday["group"]["edit_secret"]
     url = f"/api/v1/groups/{group}"
@@ -212,7 +210,7 @@ def test_the_api_corrects_deletes_restores_and_settles_up(
 
 
 def test_a_group_backup_carries_the_history_and_an_older_one_still_imports(
-    client: FlaskClient, friday: dict[str, Any]  # noqa: F811
+    client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     """A deleted payment travels in the export's history and is restored after the
     import; a file without history or version (as exported before) imports with an
@@ -291,7 +289,7 @@ def test_a_debt_is_written_with_the_minus_sign(client: FlaskClient) -> None:
 
 @pytest.mark.slow  # a real server (waitress, several threads), CSRF on
 def test_two_phones_recording_the_settling_up_at_once_record_it_once(
-    base: str,  # noqa: F811
+    base: str,
 ) -> None:
     """Ann paid Bob 10 with no game played: Ann is up 10.00, Bob down 10.00, settled by
     Bob paying Ann 10.00. Both phones send that form at the same moment; it is

@@ -1,4 +1,4 @@
-"""The history page says each change as a sentence a player reads (issue 14, item 6):
+"""The history page says each change as a sentence a player reads:
 names instead of seats, cards by their symbols, in the player's language."""
 
 from __future__ import annotations

@@ -9,7 +9,6 @@ When one fails: ``make translations``, translate what it lists in
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -21,10 +20,9 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
-from helpers import pdf_text
+from helpers import compile_catalogs, pdf_text
 
 ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "scorekeeper" / "translations"
@@ -34,22 +32,6 @@ KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
 
 PYTHON_FORMAT = re.compile(r"%\((\w+)\)[sd]")
 STR_FORMAT = re.compile(r"\{(\w+)\}")
-
-
-def compile_catalogs() -> None:
-    """Build each ``messages.mo`` that is missing or older than its ``.po``, as
-    ``make catalogs`` does, so the suite also runs from a bare ``pytest``."""
-    for po in CATALOGS.glob("*/LC_MESSAGES/messages.po"):
-        mo = po.with_suffix(".mo")
-        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
-            continue
-        with po.open("rb") as source:
-            catalog = read_po(source, locale=po.parts[-3])
-        buffer = io.BytesIO()
-        write_mo(buffer, catalog)
-        partial = mo.with_suffix(".mo.partial")
-        partial.write_bytes(buffer.getvalue())
-        partial.replace(mo)
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import pickle
-import re
 from typing import Any
 
 import pytest
@@ -22,6 +21,7 @@ from scorekeeper.scoring.explain import Message, joined
 from scorekeeper.scoring.remi_combinations import RemiError, combination_problem
 from scorekeeper.scoring.rules import PRESETS
 from scorekeeper.scoring.settle import score_quick_hand, settle_gin_hand
+from tests.helpers import new_game
 
 LRI, PDI = "\u2066", "\u2069"
 
@@ -58,21 +58,6 @@ def check(client: FlaskClient, lang: str | None, **cards: str) -> str:
     response = client.post("/check", data=data, headers=headers(lang))
     assert response.status_code == 200
     return html.unescape(response.get_data(as_text=True))
-
-
-def new_game(client: FlaskClient) -> str:
-    data = {
-        "variant": "gin",
-        "player1": "Ann",
-        "player2": "Bob",
-        "preset": "classic",
-        "dealer": "0",
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
 
 
 def knock_over_the_limit(client: FlaskClient, lang: str | None) -> str:

@@ -19,7 +19,7 @@ from openapi_spec_validator.validation.exceptions import OpenAPIValidationError
 
 from scorekeeper.api.docs import fields_of, type_of
 from scorekeeper.api.openapi import document, ref
-from tests.test_every_route import check_headers
+from tests.helpers import check_headers
 
 API = "/api/v1"
 HTTP_METHODS = ("get", "put", "post", "delete", "patch")

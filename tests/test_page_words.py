@@ -1,4 +1,4 @@
-"""Words on the game pages a new player tripped over (issue 14, items 15 and 16): who
+"""Words on the game pages a new player tripped over: who
 deals at each partnership table, "box bonus" where "box" is also a role, a legend for
 the ▮ mark, deals counted as deals."""
 

@@ -70,7 +70,7 @@ def test_a_game_sheet_with_a_few_hands_is_one_clean_page(
 
 
 def test_the_checks_see_what_was_wrong_with_the_gin_pad() -> None:
-    """The broken pad of issue 14: four player groups over rows of two and a third, and
+    """A broken gin pad as it once printed: four player groups over rows of two and a third, and
     a second page holding one line."""
     head = "<th>#</th>" + '<th colspan="3">x</th>' * 4 + "<th>Hand</th>"
     row = "<tr><td>1</td>" + "<td></td>" * 7 + "</tr>"

@@ -9,8 +9,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.test_groups import api, play
-from tests.test_groups import friday as friday  # the fixture
+from tests.helpers import api, play
 
 
 def player(client: FlaskClient, group: str, name: str) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The installable app (issue 11 §2–3): manifest, icons, favicon, service worker, QR code
+"""The installable app: manifest, icons, favicon, service worker, QR code
 routes and the addresses other phones can open."""
 
 from __future__ import annotations

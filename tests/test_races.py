@@ -1,4 +1,4 @@
-"""The race on every kind of game's page and in its PDF (issue 12 §4): one line per player
+"""The race on every kind of game's page and in its PDF: one line per player
 or team through its running totals, the target line, the won hands marked."""
 
 from __future__ import annotations

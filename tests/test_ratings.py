@@ -14,7 +14,6 @@ from flask.testing import FlaskClient
 from scorekeeper.services.ratings import PROVISIONAL_GAMES, ratings
 from scorekeeper.services.summaries import GameRecord
 from tests.helpers import version_of
-from tests.test_groups import friday as friday  # the fixture
 
 T0 = datetime(2026, 1, 1, 20, 0, tzinfo=UTC)
 

@@ -269,7 +269,7 @@ def test_fuzz_dealt_cards(
 
 
 def test_six_cards_are_refused_at_that_player(client: FlaskClient) -> None:
-    # Issue 14, item 1: the player who went out holds 7 besides his final discard.
+    # 7 are dealt: the player who went out holds 7 besides his final discard.
     body = deal()
     body["players"][0]["hand"] = "2H 3H 4H KC KD KS"
     response = settle(client, body)

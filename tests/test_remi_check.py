@@ -185,7 +185,7 @@ def test_fuzz_never_a_500(client: FlaskClient, data: dict[str, str]) -> None:
 
 
 def test_six_cards_are_refused_at_that_players_hand(client: FlaskClient) -> None:
-    # Issue 14, item 1: nobody ends a deal with fewer than the 7 dealt cards.
+    # Nobody ends a deal with fewer than the 7 dealt cards.
     status, page = post(client, deal(**{"players-2-hand": "9d 9c as"}))
     assert status == 200  # the checker answers its problems as a page, like the others
     errors = re.findall(r'class="error"[^>]*>([^<]*)<', field_block(page, "players-2-hand"))

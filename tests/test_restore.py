@@ -1,4 +1,4 @@
-"""An undone or deleted hand comes back exactly as it was entered (issue 14, item 5)."""
+"""An undone or deleted hand comes back exactly as it was entered."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
-from tests.helpers import new_game, state, version_of, win
+from tests.examples import SECTION_8
+from tests.helpers import new_game, new_remi, post_remi_cards, state, version_of, win
 
 # RULES §8 example 7 with cards: Bob undercuts, 11.
 CARD_HAND = {
@@ -159,11 +160,8 @@ def test_restore_checks_the_version_and_the_right_to_edit(client: FlaskClient) -
 
 
 def test_a_remi_deal_with_cards_comes_back(client: FlaskClient) -> None:
-    from tests.test_variant_remi import SECTION_8, post_cards
-    from tests.test_variant_remi import new_game as remi_game
-
-    game = remi_game(client)
-    assert post_cards(client, game, SECTION_8).status_code == 302
+    game = new_remi(client)
+    assert post_remi_cards(client, game, SECTION_8).status_code == 302
     before = state(client, game)
     post(client, f"/g/{game}/undo")
     page = client.get(f"/g/{game}").get_data(as_text=True)

@@ -8,10 +8,18 @@ from __future__ import annotations
 import re
 
 from flask.testing import FlaskClient
-from helpers import new_game, quick, win
-from test_variant_remi import SECTION_8, post_cards, quick_scores
-from test_variant_remi import new_game as new_remi
-from test_variant_three_hand import new_three_hand, play_rules_example
+from helpers import (
+    new_game,
+    new_remi,
+    new_three_hand,
+    play_three_hand_example,
+    post_remi_cards,
+    quick,
+    remi_quick_scores,
+    win,
+)
+
+from tests.examples import SECTION_8
 
 STEP = re.compile(r"<li>(.*?)</li>", re.S)
 LINK = re.compile(r'<a class="rule-ref" href="/g/([\w-]+)/rules#([\w-]+)">')
@@ -51,7 +59,7 @@ def test_the_final_settlement_cites_target_boxes_and_game(client: FlaskClient) -
 
 def test_a_three_hand_hand_cites_its_rules(client: FlaskClient) -> None:
     game_id = new_three_hand(client)
-    play_rules_example(client, game_id)
+    play_three_hand_example(client, game_id)
     assert cited(client, game_id, "/hands/1") == ["knock", "knock"]
     assert cited(client, game_id, "/hands/2") == ["knock", "gin"]
 
@@ -60,8 +68,8 @@ def test_a_remi_deal_cites_sequences_sets_going_out_and_the_next_dealer(
     client: FlaskClient,
 ) -> None:
     game_id = new_remi(client)
-    assert post_cards(client, game_id, SECTION_8).status_code == 302
-    quick_scores(client, game_id, 20, -10, -10, 0)
+    assert post_remi_cards(client, game_id, SECTION_8).status_code == 302
+    remi_quick_scores(client, game_id, 20, -10, -10, 0)
     assert cited(client, game_id, "/hands/1") == [
         "going-out",  # Ann went out.
         "sequences", "sets", "going-out", "remi-scoring",  # Ann: 2♥–5♥, K K K, A♦ × 10

@@ -8,10 +8,10 @@ import dataclasses
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_lines
-from test_rulings import HAND, kept, text_of, verdict
+from helpers import kept, pdf_lines, text_of, verdict
 
 from scorekeeper.scoring import rules
+from tests.examples import HAND
 
 # The Russian preset's values when the ruling is kept: gin 25, undercut 25, game 100,
 # box 25, a shutout doubles; target 100, knock limit 10.

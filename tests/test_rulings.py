@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers import kept, text_of, verdict
 from layout import MM, extent, painted_paths, pdf_pages
 from pypdf import PdfReader
 from sqlalchemy import select
@@ -18,36 +19,14 @@ from sqlalchemy import select
 from scorekeeper.db import get_session
 from scorekeeper.models import Ruling
 from scorekeeper.services.scoring_stamp import SCORING_STAMP
+from tests.examples import DEFENDER, HAND, KNOCKER
 
 API = "/api/v1/rulings"
-# RULES.md §8 example 7: the defender lays off four cards and undercuts.
-KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
-DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
-HAND = {"rules": "russian", "knocker": {"cards": KNOCKER}, "defender": {"cards": DEFENDER}}
-
-
-def text_of(html: str, pattern: str) -> str:
-    match = re.search(pattern, html, re.S)
-    assert match, pattern
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", match.group(1))).split())
-
-
-def verdict(html: str) -> str:
-    return text_of(html, r'<p class="settlement verdict">\s*(.*?)</strong>')
 
 
 def rulings(app: Flask) -> list[Ruling]:
     with app.test_request_context():
         return list(get_session().scalars(select(Ruling)))
-
-
-def kept(client: FlaskClient, body: dict[str, Any]) -> str:
-    response = client.post(API, json=body)
-    assert response.status_code == 201, response.get_json()
-    answer = response.get_json()
-    assert set(answer) == {"id", "url"}
-    assert answer["url"] == f"http://localhost/rulings/{answer['id']}"
-    return str(answer["id"])
 
 
 def test_the_api_keeps_a_hand_as_it_was_decided(client: FlaskClient, app: Flask) -> None:

@@ -17,9 +17,8 @@ from sqlalchemy import inspect, text
 
 from scorekeeper.db import downgrade, make_engine, upgrade
 from scorekeeper.names import same_name, short_forms, shown_short_names
-from tests.helpers import keep_printed_html, new_game, pdf_text, state
+from tests.helpers import keep_printed_html, new_game, pdf_text, state, upload
 from tests.layout import hands, pdf_pages
-from tests.test_trust_backup import upload
 
 RUSSIAN = ["Александра Константиновна", "Вячеслав Александрович", "Святослав Игоревич",
            "Александра Петрова"]

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.test_groups import DEAD, api, knock, play
+from tests.helpers import DEAD, api, knock, pdf_text, play
 
 
 def game(client: FlaskClient, body: dict[str, Any], hands: list[dict[str, Any]]) -> Any:
@@ -187,8 +187,6 @@ def test_a_game_joins_a_group_only_with_its_edit_secret(client: FlaskClient) -> 
 
 def test_the_finished_game_page_and_its_pdf_say_who_pays_whom(client: FlaskClient) -> None:
     import re
-
-    from tests.test_pdf import pdf_text
 
     state = game(
         client,

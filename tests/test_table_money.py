@@ -3,25 +3,11 @@ group's or the reader's currency, and a payment says what is wrong with its amou
 
 from __future__ import annotations
 
-import re
 from datetime import date, timedelta
 from typing import Any
 
 from flask.testing import FlaskClient
-
-
-def errors_at(html: str, field_id: str) -> list[str]:
-    """The messages of the field ``field_id``'s block."""
-    block = re.search(rf'<div class="field[^"]*">\s*<label for="{field_id}".*?</div>', html, re.S)
-    assert block, field_id
-    return re.findall(r'<p class="error" role="alert">(.*?)</p>', block.group(0))
-
-
-def value_of(html: str, field_id: str) -> str:
-    found = re.search(rf'<input[^>]*id="{field_id}"[^>]*>', html)
-    assert found, field_id
-    value = re.search(r'value="([^"]*)"', found.group(0))
-    return value.group(1) if value else ""
+from helpers import errors_at, value_of
 
 
 def new_game(client: FlaskClient, **money: str) -> Any:

@@ -11,6 +11,8 @@ from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 from flask_babel import gettext, ngettext
 
+from tests.helpers import pdf_text
+
 RU_CATALOG = (Path(__file__).resolve().parent.parent / "scorekeeper" / "translations" / "ru"
               / "LC_MESSAGES" / "messages.po")
 
@@ -125,8 +127,6 @@ def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
 
 def test_printed_sheets_name_their_rules_in_the_readers_language(client: FlaskClient) -> None:
     """Every kind's printed sheet names its preset as the page does, never by its key."""
-    from tests.test_pdf import pdf_text
-
     games = {
         "partnership": ("partnership", ["Ann", "Bob", "Cid", "Dan"]),
         "three_hand": ("three_hand", ["Ann", "Bob", "Cid"]),

@@ -13,9 +13,9 @@ import re
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_text
+from helpers import enter_partnership, new_partnership, pdf_text
 
-from tests.test_variant_partnership import DEALS, enter, new_partnership
+from tests.examples import PARTNERSHIP_DEALS
 
 
 def words(html: str) -> str:
@@ -27,8 +27,8 @@ def words(html: str) -> str:
 @pytest.fixture
 def finished(client: FlaskClient) -> str:
     game = new_partnership(client)
-    for deal in DEALS:
-        assert enter(client, game, deal).status_code == 302
+    for deal in PARTNERSHIP_DEALS:
+        assert enter_partnership(client, game, deal).status_code == 302
     return game
 
 

@@ -16,9 +16,7 @@ from scorekeeper import limits
 from scorekeeper.db import get_session
 from scorekeeper.models import Change, Game, Hand
 from scorekeeper.scoring.rules import Rules
-from tests.helpers import new_game, quick, state
-
-VOLATILE = {"id", "edit_secret", "created_at", "format", "format_version"}
+from tests.helpers import comparable, counts, many_games, new_game, quick, state, upload
 
 CARD_HAND = {
     "knocker": "0", "knocker_cards": "7H 8H 9H 2S 3S 4S KC KD KS AD",
@@ -45,32 +43,9 @@ def played_game(client: FlaskClient) -> str:
     return game
 
 
-def comparable(document: dict[str, Any]) -> dict[str, Any]:
-    """A game's JSON without what an import may change (ids, secrets, timestamps)."""
-    return {k: v for k, v in document.items() if k not in VOLATILE | {"history"}}
-
-
 def history_of(document: dict[str, Any]) -> list[tuple[Any, ...]]:
     return [(c["action"], c["hand_number"], c["before"], c["after"], c["by"], c["at"])
             for c in document["history"] if c["action"] != "import"]
-
-
-def upload(client: FlaskClient, content: bytes, name: str = "backup.json") -> Any:
-    """Send ``content`` as the import form's file. The multipart body is built here: the
-    test client would spool a large one into a temporary file it never closes."""
-    boundary = "scorekeeper-test-boundary"
-    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="file"; '
-            f'filename="{name}"\r\nContent-Type: application/json\r\n\r\n').encode()
-    body += content + f"\r\n--{boundary}--\r\n".encode()
-    return client.post("/import", data=body,
-                       content_type=f"multipart/form-data; boundary={boundary}")
-
-
-def counts(app: Flask) -> tuple[int, int, int]:
-    with app.app_context():
-        db = get_session()
-        return tuple(db.scalar(select(func.count()).select_from(m)) or 0  # type: ignore[return-value]
-                     for m in (Game, Hand, Change))
 
 
 def test_export_is_the_api_document_plus_history(client: FlaskClient) -> None:
@@ -393,12 +368,6 @@ def test_the_heaviest_hand_and_correction_fit_the_import_size(
 
 
 # --- the edit links of an import: all shown, in a file too; no right the browser had lost --
-
-def many_games(count: int) -> bytes:
-    return json.dumps({"format": "scorekeeper-export", "format_version": 1, "games": [
-        {"variant": "gin", "players": [f"Ann {i}", "Bob"], "rules": {"preset": "classic"},
-         "setup": {"dealer": 0}, "hands": []} for i in range(count)]}).encode()
-
 
 def edit_rights(client: FlaskClient) -> list[str]:
     with client.session_transaction() as session:

@@ -3,17 +3,15 @@ SQLite and on PostgreSQL: no hand is doubled, none is lost, the loser is told.""
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
-from tests.live import serve
 from tests.trust_server import (
     Browser,
     Reply,
+    at_once,
     create_game,
     hidden_fields,
     open_edit_link,
@@ -22,28 +20,7 @@ from tests.trust_server import (
 pytestmark = pytest.mark.slow
 
 N = 12
-T = TypeVar("T")
 KNOCK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6}
-
-
-@pytest.fixture
-def base(make_app: Any) -> Iterator[str]:
-    """The production server on the test database, CSRF on as in production."""
-    app = make_app(WTF_CSRF_ENABLED=True, TESTING=False)
-    with serve(app, threads=8, channel_timeout=30) as url:
-        yield url
-
-
-def at_once(calls: list[Callable[[], T]]) -> list[T]:
-    """Run the calls in threads released together."""
-    gate = threading.Barrier(len(calls))
-
-    def run(call: Callable[[], T]) -> T:
-        gate.wait()
-        return call()
-
-    with ThreadPoolExecutor(len(calls)) as pool:
-        return list(pool.map(run, calls))
 
 
 def add_via_api(base: str, game: dict[str, Any], key: str) -> Callable[[], Reply]:

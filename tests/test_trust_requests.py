@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers import new_game
-from test_every_route import urls
+from helpers import new_game, urls
 
 NUL = "\x00"
 METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")

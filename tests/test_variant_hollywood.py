@@ -8,52 +8,10 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_text
+from helpers import new_hollywood, pdf_text, state, win
 
 # RULES.md §8: target 100, game 100, box 25; hand points given (seat 0 = A, seat 1 = B).
 EXAMPLE = [(0, 20), (1, 15), (0, 30), (0, 40), (1, 35), (0, 25), (0, 10), (0, 30)]
-
-
-def new_hollywood(
-    client: FlaskClient,
-    preset: str = "russian",
-    players: tuple[str, str] = ("A", "B"),
-    **extra: Any,
-) -> str:
-    """Start a Hollywood match through the new-game page."""
-    data = {
-        "variant": "hollywood",
-        "player1": players[0],
-        "player2": players[1],
-        "preset": preset,
-        "dealer": "0",
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def state(client: FlaskClient, game: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game}").get_json()
-    return data
-
-
-def win(client: FlaskClient, game: str, seat: int, points: int) -> None:
-    """A knock that scores exactly ``points`` for ``seat`` (knock 1 against points + 1)."""
-    response = client.post(
-        f"/g/{game}/hands",
-        data={
-            "outcome": "knock",
-            "knocker": str(seat),
-            "knocker_deadwood": "1",
-            "defender_deadwood": str(points + 1),
-            "version": str(state(client, game)["version"]),
-        },
-    )
-    assert response.status_code == 302, response.get_data(as_text=True)
 
 
 def api_game(client: FlaskClient, rules: Any = "russian") -> tuple[str, str]:

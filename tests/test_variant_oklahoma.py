@@ -9,29 +9,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_lines
-
-
-def new_oklahoma(client: FlaskClient, preset: str = "oklahoma", **extra: Any) -> str:
-    """Start an Oklahoma game through the new-game page."""
-    data = {
-        "variant": "oklahoma",
-        "player1": "Ann",
-        "player2": "Bob",
-        "preset": preset,
-        "dealer": "0",
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def state(client: FlaskClient, game: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game}").get_json()
-    return data
+from helpers import new_oklahoma, pdf_lines, state
 
 
 def hand(

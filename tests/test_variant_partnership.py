@@ -22,60 +22,14 @@ import re
 from typing import Any
 
 from flask.testing import FlaskClient
-from helpers import pdf_text
+from helpers import enter_partnership, new_partnership, partnership_form, pdf_text, state
+
+from tests.examples import PARTNERSHIP_DEALS, TableHand
 
 PLAYERS = ("Ann", "Bob", "Cid", "Dan")
 
-# (outcome, knocker within the pair, knocker deadwood, defender deadwood) per table.
-Hand = tuple[str, int | None, int | None, int | None]
-DEALS: list[tuple[Hand, Hand]] = [
-    (("knock", 0, 3, 13), ("gin", 0, None, 20)),
-    (("knock", 0, 2, 22), ("knock", 1, 5, 35)),
-    (("dead", None, None, None), ("knock", 1, 4, 14)),
-    (("knock", 0, 6, 6), ("knock", 0, 1, 26)),
-    (("gin", 0, None, 30), ("knock", 0, 1, 16)),
-]
 
-
-def new_partnership(client: FlaskClient, **extra: Any) -> str:
-    """Start a partnership game through the new-game page."""
-    data = {
-        "variant": "partnership",
-        **{f"player{i + 1}": name for i, name in enumerate(PLAYERS)},
-        "preset": "partnership",
-        "dealer": "0",
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
-    return data
-
-
-def deal_form(client: FlaskClient, game_id: str, deal: tuple[Hand, Hand]) -> dict[str, Any]:
-    data: dict[str, Any] = {"version": state(client, game_id)["version"]}
-    for prefix, (outcome, knocker, k, d) in zip("ab", deal, strict=True):
-        data[f"{prefix}-outcome"] = outcome
-        if knocker is not None:
-            data[f"{prefix}-knocker"] = str(knocker)
-        if k is not None:
-            data[f"{prefix}-knocker_deadwood"] = str(k)
-        if d is not None:
-            data[f"{prefix}-defender_deadwood"] = str(d)
-    return data
-
-
-def enter(client: FlaskClient, game_id: str, deal: tuple[Hand, Hand]) -> Any:
-    return client.post(f"/g/{game_id}/hands", data=deal_form(client, game_id, deal))
-
-
-def api_body(deal: tuple[Hand, Hand]) -> dict[str, Any]:
+def api_body(deal: tuple[TableHand, TableHand]) -> dict[str, Any]:
     tables = []
     for outcome, knocker, k, d in deal:
         body: dict[str, Any] = {"outcome": outcome}
@@ -112,8 +66,8 @@ def test_worked_example_through_the_pages(client: FlaskClient) -> None:
     assert "Table 1: <bdi>Ann</bdi> v <bdi>Bob</bdi>" in page
     assert "Table 2: <bdi>Cid</bdi> v <bdi>Dan</bdi>" in page
     assert 'name="a-knocker"' in page and 'name="b-defender_deadwood"' in page
-    for number, deal in enumerate(DEALS, start=1):
-        response = enter(client, game, deal)
+    for number, deal in enumerate(PARTNERSHIP_DEALS, start=1):
+        response = enter_partnership(client, game, deal)
         assert response.status_code == 302, response.get_data(as_text=True)
         if number == 1:
             page = client.get(f"/g/{game}").get_data(as_text=True)
@@ -140,7 +94,7 @@ def test_worked_example_through_the_api(client: FlaskClient) -> None:
     assert data["rules"]["target"] == 125 and data["setup"] == {"dealer": 2}
     assert data["team_names"] == ["Ann & Cid", "Bob & Dan"]
     assert data["next_pairing"] == [[0, 1], [2, 3]]
-    for number, deal in enumerate(DEALS, start=1):
+    for number, deal in enumerate(PARTNERSHIP_DEALS, start=1):
         response = client.post(
             f"/api/v1/games/{game}/hands",
             json=api_body(deal),
@@ -155,8 +109,8 @@ def test_worked_example_through_the_api(client: FlaskClient) -> None:
 def test_shutout_doubles(client: FlaskClient) -> None:
     """Ann & Cid win every deal: (125 + 100) × 2 + 2 × 25 = 500; Bob & Dan 0."""
     game = new_partnership(client)
-    enter(client, game, DEALS[0])  # 55
-    enter(client, game, (("knock", 0, 1, 41), ("knock", 0, 1, 31)))  # 40 + 30 → 125
+    enter_partnership(client, game, PARTNERSHIP_DEALS[0])  # 55
+    enter_partnership(client, game, (("knock", 0, 1, 41), ("knock", 0, 1, 31)))  # 40 + 30 → 125
     data = state(client, game)
     assert data["finished"] and data["settlement"]["shutout"]
     assert data["settlement"]["finals"] == [500, 0]
@@ -164,15 +118,15 @@ def test_shutout_doubles(client: FlaskClient) -> None:
 
 def test_settings_change_target_and_bonuses(client: FlaskClient) -> None:
     game = new_partnership(client, target="50", game_bonus="0", box_bonus="10", shutout="none")
-    enter(client, game, DEALS[0])  # 55 ≥ 50
+    enter_partnership(client, game, PARTNERSHIP_DEALS[0])  # 55 ≥ 50
     data = state(client, game)
     assert data["settlement"]["finals"] == [65, 0]
 
 
 def test_deleting_a_deal_rederives_the_pairings(client: FlaskClient) -> None:
     game = new_partnership(client)
-    for deal in DEALS[:3]:
-        enter(client, game, deal)
+    for deal in PARTNERSHIP_DEALS[:3]:
+        enter_partnership(client, game, deal)
     version = state(client, game)["version"]
     response = client.post(f"/g/{game}/hands/2/delete", data={"version": version})
     assert response.status_code == 302
@@ -185,13 +139,13 @@ def test_deleting_a_deal_rederives_the_pairings(client: FlaskClient) -> None:
 
 def test_correcting_a_deal_shows_that_deals_pairing(client: FlaskClient) -> None:
     game = new_partnership(client)
-    for deal in DEALS[:3]:
-        enter(client, game, deal)
+    for deal in PARTNERSHIP_DEALS[:3]:
+        enter_partnership(client, game, deal)
     page = client.get(f"/g/{game}/hands/2/edit").get_data(as_text=True)
     assert "Table 1: <bdi>Ann</bdi> v <bdi>Dan</bdi>" in page
     assert "Table 2: <bdi>Cid</bdi> v <bdi>Bob</bdi>" in page
     assert re.search(r'name="b-knocker_deadwood"[^>]*value="5"', page)
-    data = deal_form(client, game, (("knock", 0, 2, 22), ("knock", 0, 5, 35)))  # Cid won
+    data = partnership_form(client, game, (("knock", 0, 2, 22), ("knock", 0, 5, 35)))  # Cid won
     response = client.post(f"/g/{game}/hands/2/edit", data=data)
     assert response.status_code == 302
     assert state(client, game)["hands"][1]["points"] == [50, 0]
@@ -199,7 +153,7 @@ def test_correcting_a_deal_shows_that_deals_pairing(client: FlaskClient) -> None
 
 def test_bad_table_keeps_what_was_typed(client: FlaskClient) -> None:
     game = new_partnership(client)
-    response = enter(client, game, (("knock", 0, 14, 20), ("knock", None, 2, 9)))
+    response = enter_partnership(client, game, (("knock", 0, 14, 20), ("knock", None, 2, 9)))
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert 'value="14"' in page and 'value="20"' in page and 'value="9"' in page
@@ -297,8 +251,8 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
     from scorekeeper.variants import VARIANTS
 
     game_id = new_partnership(client)
-    for deal in DEALS:
-        enter(client, game_id, deal)
+    for deal in PARTNERSHIP_DEALS:
+        enter_partnership(client, game_id, deal)
     variant = VARIANTS["partnership"]
     with app.test_request_context():
         game = get_session().get(Game, game_id)
@@ -336,13 +290,13 @@ def test_the_blank_pad_prints_the_pairings(app: Any) -> None:
 
 def test_the_sheet_pdf_route_prints_partnership(client: FlaskClient) -> None:
     game_id = new_partnership(client)
-    enter(client, game_id, DEALS[0])
+    enter_partnership(client, game_id, PARTNERSHIP_DEALS[0])
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     assert "Ann & Cid" in pdf_text(response.data)
 
 
-# --- one table with cards, the other quick (issue 14, item 7) ------------------------------
+# --- one table with cards, the other quick -----------------------------------------------
 
 MIXED = {
     "a-knocker": "1",  # Bob goes gin against Ann with cards: 22 + 25 = 47
@@ -449,8 +403,8 @@ def test_api_accepts_one_table_with_cards_the_other_quick(client: FlaskClient) -
 
 def test_a_deals_net_and_its_tables_steps_link_their_rules(client: FlaskClient) -> None:
     game = new_partnership(client)
-    for deal in DEALS[:4]:
-        assert enter(client, game, deal).status_code == 302
+    for deal in PARTNERSHIP_DEALS[:4]:
+        assert enter_partnership(client, game, deal).status_code == 302
     rules = f"/g/{game}/rules"
     leads = {}
     for number in (1, 2, 4):

@@ -9,37 +9,25 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_text
+from helpers import (
+    field_messages,
+    new_remi,
+    pdf_text,
+    post_remi_cards,
+    post_remi_quick,
+    remi_card_form,
+    remi_quick_form,
+    remi_quick_scores,
+    state,
+    version_of,
+)
+
+from tests.examples import SECTION_8
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
-# RULES.md §8's Remi deal; Bob holds seed 002's hand (−10).
-SECTION_8 = {
-    "went_out": 0,
-    "final_discard": "AD",
-    "players": [
-        {"table": [], "hand": "2H 3H 4H 5H KC KD KS"},
-        {"table": [], "hand": "QC JD JC 6C 5C 4C 3C"},
-        {"table": ["7S 8S 9S"], "hand": "9D 9C 9H AS"},
-        {"table": [], "hand": "QS QH QD 2S 6H 8D AH"},
-    ],
-}
 
 
 # --- helpers ---------------------------------------------------------------------------
-
-
-def new_game(
-    client: FlaskClient, players: tuple[str, ...] = FOUR, dealer: int = 0, **extra: Any
-) -> str:
-    """A Remi game started through the new-game page."""
-    data = {"variant": "remi", "preset": "remi", "dealer": str(dealer), **extra}
-    for seat, name in enumerate(players):
-        data[f"player{seat + 1}"] = name
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
 
 
 def api_game(client: FlaskClient, players: tuple[str, ...] = FOUR, **body: Any) -> dict[str, Any]:
@@ -50,65 +38,6 @@ def api_game(client: FlaskClient, players: tuple[str, ...] = FOUR, **body: Any) 
     assert response.status_code == 201, response.get_json()
     data: dict[str, Any] = response.get_json()
     return data
-
-
-def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
-    return data
-
-
-def version(client: FlaskClient, game_id: str) -> int:
-    return int(state(client, game_id)["version"])
-
-
-def card_form(deal: dict[str, Any]) -> dict[str, str]:
-    """The card page's form fields for a deal written like ``SECTION_8``."""
-    data = {
-        "went_out": "none" if deal["went_out"] is None else str(deal["went_out"]),
-        "final_discard": deal.get("final_discard") or "",
-    }
-    for seat, player in enumerate(deal["players"]):
-        data[f"players-{seat}-table"] = "\n".join(player["table"])
-        data[f"players-{seat}-hand"] = player["hand"]
-    return data
-
-
-def post_cards(
-    client: FlaskClient, game_id: str, deal: dict[str, Any], number: int | None = None
-) -> Any:
-    data = {"version": str(version(client, game_id)), **card_form(deal)}
-    url = f"/g/{game_id}/hands/new" if number is None else f"/g/{game_id}/hands/{number}/edit"
-    if number is not None:
-        url += "?mode=cards"
-    return client.post(url, data=data)
-
-
-def quick_form(
-    scores: list[tuple[int, int]], went_out: int | None = None, discard: int | None = None
-) -> dict[str, str]:
-    data = {"went_out": "none" if went_out is None else str(went_out)}
-    if discard is not None:
-        data["discard_value"] = str(discard)
-    for seat, (plus, minus) in enumerate(scores):
-        data[f"players-{seat}-plus"] = str(plus)
-        data[f"players-{seat}-minus"] = str(minus)
-    return data
-
-
-def post_quick(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
-    return client.post(
-        f"/g/{game_id}/hands", data={"version": str(version(client, game_id)), **data}
-    )
-
-
-def quick_scores(
-    client: FlaskClient, game_id: str, *scores: int, went_out: int | None = None
-) -> None:
-    """A stock-ran-out deal (or one with ``went_out`` and a 5 discard) giving these scores."""
-    pairs = [(s, 0) if s > 0 else (0, -s) for s in scores]
-    data = quick_form(pairs, went_out, 5 if went_out is not None else None)
-    response = post_quick(client, game_id, data)
-    assert response.status_code == 302, field_messages(response.get_data(as_text=True))
 
 
 def field_errors(page: str, field_id: str) -> list[str]:
@@ -128,10 +57,6 @@ def text(page: str) -> str:
     (U+2068, U+2069) dropped, spaces collapsed."""
     seen = html.unescape(re.sub(r"<[^>]+>", "", page))
     return " ".join(seen.replace("\u2068", "").replace("\u2069", "").split())
-
-
-def field_messages(page: str) -> list[str]:
-    return [html.unescape(m) for m in re.findall(r'class="error"[^>]*>([^<]*)<', page)]
 
 
 def api_deal(
@@ -161,8 +86,8 @@ def with_player(deal: dict[str, Any], seat: int, **changes: Any) -> dict[str, An
 
 
 def test_section_8_deal_with_cards(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    response = post_cards(client, game_id, SECTION_8)
+    game_id = new_remi(client)
+    response = post_remi_cards(client, game_id, SECTION_8)
     assert response.status_code == 302, field_messages(response.get_data(as_text=True))
     data = state(client, game_id)
     assert data["totals"] == [200, -10, 15, -60]  # +200 closer, seed's −10, +15, strict −60
@@ -183,15 +108,15 @@ def test_section_8_deal_with_cards(client: FlaskClient) -> None:
 
 
 def test_section_8_lenient(client: FlaskClient) -> None:
-    game_id = new_game(client, lenient="y")
+    game_id = new_remi(client, lenient="y")
     assert state(client, game_id)["rules"]["sets_need_sequence"] is False
-    assert post_cards(client, game_id, SECTION_8).status_code == 302
+    assert post_remi_cards(client, game_id, SECTION_8).status_code == 302
     assert state(client, game_id)["totals"] == [200, -10, 15, 0]
     assert "sets always count" in client.get(f"/g/{game_id}").get_data(as_text=True)
 
 
 def test_seed_002_hand_two_players(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"))
+    game_id = new_remi(client, ("Ann", "Bob"))
     deal = {
         "went_out": None,
         "players": [
@@ -199,14 +124,14 @@ def test_seed_002_hand_two_players(client: FlaskClient) -> None:
             {"table": [], "hand": "Q♣ J♦ J♣ 6♣ 5♣ 4♣ 3♣"},
         ],
     }
-    assert post_cards(client, game_id, deal).status_code == 302
+    assert post_remi_cards(client, game_id, deal).status_code == 302
     data = state(client, game_id)
     assert data["totals"] == [20, -10]
     assert data["next_dealer"] == 1
 
 
 def test_two_player_game_shows_two_blocks(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"))
+    game_id = new_remi(client, ("Ann", "Bob"))
     page = client.get(f"/g/{game_id}/hands/new").get_data(as_text=True)
     assert 'name="players-1-hand"' in page and 'name="players-2-hand"' not in page
     sheet = client.get(f"/g/{game_id}").get_data(as_text=True)
@@ -228,9 +153,9 @@ def test_two_player_game_shows_two_blocks(client: FlaskClient) -> None:
 def test_invalid_sequences_refused_at_the_players_table(
     client: FlaskClient, combination: str, message: str
 ) -> None:
-    game_id = new_game(client)
+    game_id = new_remi(client)
     deal = with_player(SECTION_8, 2, table=[combination], hand="9D 9C 9H")
-    response = post_cards(client, game_id, deal)
+    response = post_remi_cards(client, game_id, deal)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert any(message in e for e in field_errors(page, "players-2-table")), field_messages(page)
@@ -240,19 +165,19 @@ def test_invalid_sequences_refused_at_the_players_table(
 
 
 def test_went_out_with_a_card_left_refused_at_hand(client: FlaskClient) -> None:
-    game_id = new_game(client)
+    game_id = new_remi(client)
     deal = with_player(SECTION_8, 0, hand="2H 3H 4H 5H KC KD 7S")
     deal = with_player(deal, 2, table=["8S 9S 10S"], hand="9D 9C 9H AS")
-    response = post_cards(client, game_id, deal)
+    response = post_remi_cards(client, game_id, deal)
     assert response.status_code == 422
     errors = field_errors(response.get_data(as_text=True), "players-0-hand")
     assert any("Ann went out" in e for e in errors)
 
 
 def test_card_held_twice_and_missing_discard(client: FlaskClient) -> None:
-    game_id = new_game(client)
+    game_id = new_remi(client)
     deal = with_player({**SECTION_8, "final_discard": ""}, 1, hand="QC JD JC 6C 5C 4C 2H")
-    response = post_cards(client, game_id, deal)
+    response = post_remi_cards(client, game_id, deal)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert any("held by Ann and Bob" in e for e in field_errors(page, "players-1-hand"))
@@ -260,17 +185,17 @@ def test_card_held_twice_and_missing_discard(client: FlaskClient) -> None:
 
 
 def test_six_cards_refused_at_that_players_hand(client: FlaskClient) -> None:
-    # Issue 14, item 1: 7 are dealt; a player left with 6 cannot be right (RULES §7).
-    game_id = new_game(client)
+    # 7 are dealt; a player left with 6 cannot be right (RULES §7).
+    game_id = new_remi(client)
     deal = with_player(SECTION_8, 2, hand="9D 9C AS")
-    response = post_cards(client, game_id, deal)
+    response = post_remi_cards(client, game_id, deal)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
     assert field_errors(page, "players-2-hand") == [
         "Cy holds at least 7 cards at the end of a deal (table and hand); cards entered: 6"
     ]
     assert "9D 9C AS" in page  # typed text kept
-    data = {"version": str(version(client, game_id)), **card_form(deal)}
+    data = {"version": str(version_of(client, game_id)), **remi_card_form(deal)}
     russian = client.post(
         f"/g/{game_id}/hands/new", data=data, headers={"Accept-Language": "ru"}
     ).get_data(as_text=True)
@@ -296,15 +221,15 @@ def test_api_six_cards_refused_at_that_player(client: FlaskClient) -> None:
 
 
 def test_discard_without_anyone_going_out_refused(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    response = post_cards(client, game_id, {**SECTION_8, "went_out": None})
+    game_id = new_remi(client)
+    response = post_remi_cards(client, game_id, {**SECTION_8, "went_out": None})
     assert response.status_code == 422
     errors = field_errors(response.get_data(as_text=True), "final_discard")
     assert any("Only the player who went out" in e for e in errors)
 
 
 def test_a_set_without_a_sequence_counts_nothing(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"))
+    game_id = new_remi(client, ("Ann", "Bob"))
     deal = {
         "went_out": None,
         "players": [
@@ -312,7 +237,7 @@ def test_a_set_without_a_sequence_counts_nothing(client: FlaskClient) -> None:
             {"table": ["KC QC JC"], "hand": "2S 2H 2D 3S"},  # picture sequence: the 2s count
         ],
     }
-    assert post_cards(client, game_id, deal).status_code == 302
+    assert post_remi_cards(client, game_id, deal).status_code == 302
     data = state(client, game_id)
     assert data["totals"] == [-30 - 30, 30 + 15 - 5]
     assert data["hands"][0]["players"][0]["void_sets"] == [["KS", "KH", "KD"]]
@@ -322,9 +247,9 @@ def test_a_set_without_a_sequence_counts_nothing(client: FlaskClient) -> None:
 
 
 def test_quick_deal(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
-    response = post_quick(client, game_id, data)
+    game_id = new_remi(client)
+    data = remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 302
     game = state(client, game_id)
     assert game["totals"] == [200, -10, 15, -60]
@@ -343,31 +268,31 @@ def test_quick_deal(client: FlaskClient) -> None:
 
 
 def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    data = quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0)
+    game_id = new_remi(client)
+    data = remi_quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0)
     del data["players-2-plus"]
     data["players-3-minus"] = "abc"
-    response = post_quick(client, game_id, data)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 422
     page = response.get_data(as_text=True)
-    assert field_errors(page, "players-2-plus") == []  # a blank is 0 (issue 14, item 8)
+    assert field_errors(page, "players-2-plus") == []  # a blank plus is 0
     assert field_errors(page, "players-3-minus")
     assert field_errors(page, "discard_value-0") == ["Choose what his final discard was."]
     assert 'value="abc"' in page and 'value="10"' in page  # typed values kept
     # With those fixed, the engine's own checks land at the right player too.
-    data = quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0, discard=10)
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    data = remi_quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0, discard=10)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert any("every card in a combination" in e for e in field_errors(page, "players-0-minus"))
     assert any("plus is 0 or 15+" in e for e in field_errors(page, "players-1-plus"))
     assert state(client, game_id)["hands"] == []
 
 
 def test_quick_blanks_are_zero(client: FlaskClient) -> None:
-    # Issue 14, item 8: the player who went out has no minus; a blank is 0.
-    game_id = new_game(client)
-    data = quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    # The player who went out has no minus; a blank is 0.
+    game_id = new_remi(client)
+    data = remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
     del data["players-0-minus"], data["players-3-plus"]
-    response = post_quick(client, game_id, data)
+    response = post_remi_quick(client, game_id, data)
     assert response.status_code == 302, field_messages(response.get_data(as_text=True))
     game = state(client, game_id)
     assert game["totals"] == [200, -10, 15, -60]
@@ -381,18 +306,18 @@ def test_quick_blanks_are_zero(client: FlaskClient) -> None:
 
 def test_quick_one_mistake_one_message(client: FlaskClient) -> None:
     # Ann went out with 50 in combinations, typed into her minus: one message, there.
-    game_id = new_game(client)
-    data = quick_form([(0, 50), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
+    game_id = new_remi(client)
+    data = remi_quick_form([(0, 50), (20, 30), (30, 15), (0, 60)], went_out=0, discard=15)
     del data["players-0-plus"], data["players-3-plus"]
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert field_messages(page) == ["a player who went out has every card in a combination"]
     assert field_errors(page, "players-0-minus") == field_messages(page)
     assert state(client, game_id)["hands"] == []
 
 
 def test_quick_everything_blank_is_one_message(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    page = post_quick(client, game_id, {"went_out": "none"}).get_data(as_text=True)
+    game_id = new_remi(client)
+    page = post_remi_quick(client, game_id, {"went_out": "none"}).get_data(as_text=True)
     assert field_messages(page) == ["Enter the players' plus and minus (a blank is 0)."]
     assert field_errors(page, "players-0-plus") == field_messages(page)
     assert state(client, game_id)["hands"] == []
@@ -407,17 +332,17 @@ def test_api_quick_plus_or_minus_left_out_is_zero(client: FlaskClient) -> None:
 
 
 def test_quick_needs_who_went_out(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"))
-    data = quick_form([(20, 0), (0, 20)])
+    game_id = new_remi(client, ("Ann", "Bob"))
+    data = remi_quick_form([(20, 0), (0, 20)])
     del data["went_out"]
-    page = post_quick(client, game_id, data).get_data(as_text=True)
+    page = post_remi_quick(client, game_id, data).get_data(as_text=True)
     assert "Choose who went out, or that the stock ran out." in text(page)
 
 
 def test_quick_discard_ignored_when_the_stock_ran_out(client: FlaskClient) -> None:
     # A radio once tapped cannot be cleared without JavaScript: the value is ignored.
-    game_id = new_game(client, ("Ann", "Bob"))
-    response = post_quick(client, game_id, quick_form([(20, 0), (0, 20)], None, 5))
+    game_id = new_remi(client, ("Ann", "Bob"))
+    response = post_remi_quick(client, game_id, remi_quick_form([(20, 0), (0, 20)], None, 5))
     assert response.status_code == 302
     data = state(client, game_id)
     assert data["totals"] == [20, -20] and data["hands"][0]["went_out"] is None
@@ -428,11 +353,11 @@ def test_quick_discard_ignored_when_the_stock_ran_out(client: FlaskClient) -> No
 
 
 def test_four_players_dealer_rotation_and_tie_rule(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    quick_scores(client, game_id, 20, -10, -10, 0)  # Bob and Cy tie at −10: Bob is left of Ann
-    quick_scores(client, game_id, -30, 20, 20, -10)  # Ann and Dee tie at −10: Dee, after Bob
-    quick_scores(client, game_id, 0, 0, 0, 0)  # still tied; Dee dealt, so Ann (Dee last)
-    quick_scores(client, game_id, 0, 0, 0, -20)  # Dee alone is lowest
+    game_id = new_remi(client)
+    remi_quick_scores(client, game_id, 20, -10, -10, 0)  # Bob and Cy tie at −10: Bob is left of Ann
+    remi_quick_scores(client, game_id, -30, 20, 20, -10)  # Ann and Dee tie at −10: Dee, after Bob
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)  # still tied; Dee dealt, so Ann (Dee last)
+    remi_quick_scores(client, game_id, 0, 0, 0, -20)  # Dee alone is lowest
     data = state(client, game_id)
     assert [h["dealer"] for h in data["hands"]] == [0, 1, 3, 0]
     assert data["totals"] == [-10, 10, 10, -30]
@@ -444,39 +369,41 @@ def test_four_players_dealer_rotation_and_tie_rule(client: FlaskClient) -> None:
 
 
 def test_first_dealer_chosen_at_creation(client: FlaskClient) -> None:
-    game_id = new_game(client, dealer=2)
-    quick_scores(client, game_id, 0, 0, 0, 0)
+    game_id = new_remi(client, dealer=2)
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)
     data = state(client, game_id)
     assert data["hands"][0]["dealer"] == 2
     assert data["next_dealer"] == 3  # everyone at 0: the player left of Cy
 
 
 def test_game_ends_at_the_target(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob", "Cy"), target="250")
+    game_id = new_remi(client, ("Ann", "Bob", "Cy"), target="250")
     assert (
-        post_quick(client, game_id, quick_form([(50, 0), (0, 20), (15, 0)], 0, 15)).status_code
+        post_remi_quick(
+            client, game_id, remi_quick_form([(50, 0), (0, 20), (15, 0)], 0, 15)
+        ).status_code
         == 302
     )
     assert state(client, game_id)["finished"] is False
-    quick_scores(client, game_id, 60, 0, 0, went_out=0)  # Ann 200 + 110
+    remi_quick_scores(client, game_id, 60, 0, 0, went_out=0)  # Ann 200 + 110
     data = state(client, game_id)
     assert data["totals"] == [310, -20, 15]
     assert data["finished"] is True and data["winners"] == [0] and data["next_dealer"] is None
     sheet = text(client.get(f"/g/{game_id}").get_data(as_text=True))
     assert "Ann wins with 310." in sheet and "Ann reached the target of 250." in sheet
     assert 'name="players-0-plus"' not in sheet  # no more deals
-    refused = post_quick(client, game_id, quick_form([(15, 0), (0, 0), (0, 0)]))
+    refused = post_remi_quick(client, game_id, remi_quick_form([(15, 0), (0, 0), (0, 0)]))
     assert refused.status_code == 409
     assert len(state(client, game_id)["hands"]) == 2
 
 
 def test_game_ends_after_n_deals_with_shared_win(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"), deals="2")
+    game_id = new_remi(client, ("Ann", "Bob"), deals="2")
     sheet = client.get(f"/g/{game_id}").get_data(as_text=True)
     assert "2 deals" in sheet and "Deals left" in sheet
-    quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
     assert state(client, game_id)["deals_left"] == 1
-    quick_scores(client, game_id, -20, 20)
+    remi_quick_scores(client, game_id, -20, 20)
     data = state(client, game_id)
     assert data["finished"] is True and data["winners"] == [0, 1] and data["totals"] == [0, 0]
     sheet = text(client.get(f"/g/{game_id}").get_data(as_text=True))
@@ -484,13 +411,15 @@ def test_game_ends_after_n_deals_with_shared_win(client: FlaskClient) -> None:
 
 
 def test_correction_recomputes_everything_after(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    response = post_quick(client, game_id, quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], 0, 5))
+    game_id = new_remi(client)
+    response = post_remi_quick(
+        client, game_id, remi_quick_form([(50, 0), (20, 30), (30, 15), (0, 60)], 0, 5)
+    )
     assert response.status_code == 302
-    quick_scores(client, game_id, 0, 0, 0, 0)
+    remi_quick_scores(client, game_id, 0, 0, 0, 0)
     assert state(client, game_id)["totals"] == [100, -10, 15, -60]
     # Deal 1 re-entered with its cards: Ann's discard was the A♦ (+150, not +50).
-    response = post_cards(client, game_id, SECTION_8, number=1)
+    response = post_remi_cards(client, game_id, SECTION_8, number=1)
     assert response.status_code == 302, field_messages(response.get_data(as_text=True))
     data = state(client, game_id)
     assert data["totals"] == [200, -10, 15, -60]
@@ -501,16 +430,22 @@ def test_correction_recomputes_everything_after(client: FlaskClient) -> None:
 
 
 def test_correction_that_ends_the_game_earlier(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob"), target="300")
-    quick_scores(client, game_id, 20, -20)
-    quick_scores(client, game_id, 20, -20)
-    quick_scores(client, game_id, 20, -20)
-    edit = {"version": str(version(client, game_id)), **quick_form([(30, 0), (0, 20)], 0, 15)}
+    game_id = new_remi(client, ("Ann", "Bob"), target="300")
+    remi_quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
+    remi_quick_scores(client, game_id, 20, -20)
+    edit = {
+        "version": str(version_of(client, game_id)),
+        **remi_quick_form([(30, 0), (0, 20)], 0, 15),
+    }
     response = client.post(f"/g/{game_id}/hands/1/edit", data=edit)  # Ann +180
     assert response.status_code == 302
     data = state(client, game_id)  # 180, then 200 is short, then 220 ... still short of 300
     assert data["totals"] == [220, -60] and not data["finished"]
-    edit = {"version": str(version(client, game_id)), **quick_form([(50, 0), (0, 20)], 0, 15)}
+    edit = {
+        "version": str(version_of(client, game_id)),
+        **remi_quick_form([(50, 0), (0, 20)], 0, 15),
+    }
     client.post(f"/g/{game_id}/hands/2/edit", data=edit)  # deal 2 now +200: 380, game over
     data = state(client, game_id)
     assert data["finished"] is True and data["totals"] == [380, -40]
@@ -521,8 +456,8 @@ def test_correction_that_ends_the_game_earlier(client: FlaskClient) -> None:
 
 
 def test_rematch_lowest_total_deals_first(client: FlaskClient) -> None:
-    game_id = new_game(client, ("Ann", "Bob", "Cy"), deals="1")
-    quick_scores(client, game_id, 20, -20, -20)
+    game_id = new_remi(client, ("Ann", "Bob", "Cy"), deals="1")
+    remi_quick_scores(client, game_id, 20, -20, -20)
     response = client.post(f"/g/{game_id}/rematch")
     assert response.status_code == 302
     new_id = response.headers["Location"].rsplit("/", 1)[1]
@@ -539,7 +474,7 @@ def test_gin_preset_chosen_by_mistake_is_refused_at_the_field(client: FlaskClien
 
 
 def test_the_usual_rules_of_remi_are_its_preset(client: FlaskClient) -> None:
-    game_id = new_game(client, preset="")
+    game_id = new_remi(client, preset="")
     assert state(client, game_id)["rules"]["target"] == 500
 
 
@@ -629,9 +564,9 @@ def test_the_printed_sheet_holds_names_deal_scores_and_finals(
     from scorekeeper.models import Game
     from scorekeeper.variants import VARIANTS
 
-    game_id = new_game(client, ("Anastasia", "Bob", "Cy", "Dee"), deals="2")
-    assert post_cards(client, game_id, SECTION_8).status_code == 302
-    quick_scores(client, game_id, 20, 15, -5, 0, went_out=0)  # Ann +70
+    game_id = new_remi(client, ("Anastasia", "Bob", "Cy", "Dee"), deals="2")
+    assert post_remi_cards(client, game_id, SECTION_8).status_code == 302
+    remi_quick_scores(client, game_id, 20, 15, -5, 0, went_out=0)  # Ann +70
     variant = VARIANTS["remi"]
     with app.test_request_context():
         game = get_session().get(Game, game_id)
@@ -673,8 +608,8 @@ def test_the_blank_pad_has_four_columns_and_the_rows_asked_for(app: Any) -> None
 
 
 def test_the_sheet_pdf_route_prints_remi(client: FlaskClient) -> None:
-    game_id = new_game(client)
-    assert post_cards(client, game_id, SECTION_8).status_code == 302
+    game_id = new_remi(client)
+    assert post_remi_cards(client, game_id, SECTION_8).status_code == 302
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     assert "+200" in pdf_text(response.data)
@@ -714,8 +649,8 @@ def test_api_odd_bodies_are_refused_not_crashed(client: FlaskClient, body: dict[
     ],
 )
 def test_odd_quick_forms_are_refused_not_crashed(client: FlaskClient, data: dict[str, str]) -> None:
-    game_id = new_game(client, ("Ann", "Bob"))
-    assert post_quick(client, game_id, data).status_code == 422
+    game_id = new_remi(client, ("Ann", "Bob"))
+    assert post_remi_quick(client, game_id, data).status_code == 422
     cards = {"went_out": data["went_out"], "players-0-table": "\n\n;", "players-0-hand": "ZZ"}
     assert post_cards_raw(client, game_id, cards).status_code == 422
     assert state(client, game_id)["hands"] == []
@@ -723,5 +658,5 @@ def test_odd_quick_forms_are_refused_not_crashed(client: FlaskClient, data: dict
 
 def post_cards_raw(client: FlaskClient, game_id: str, data: dict[str, str]) -> Any:
     return client.post(
-        f"/g/{game_id}/hands/new", data={"version": str(version(client, game_id)), **data}
+        f"/g/{game_id}/hands/new", data={"version": str(version_of(client, game_id)), **data}
     )

@@ -8,83 +8,26 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
-from helpers import pdf_lines
-
-X, Y, Z = 0, 1, 2
-BOX, CAPTAIN = 0, 1
-
-
-def new_three_hand(client: FlaskClient, box: str = "0", captain: str = "auto", **extra: Any) -> str:
-    """Start a three-hand game through the new-game page; X, Y, Z in seats 0, 1, 2."""
-    data = {
-        "variant": "three_hand",
-        "player1": "X",
-        "player2": "Y",
-        "player3": "Z",
-        "preset": "three_hand",
-        "dealer": box,
-        "captain": captain,
-        **extra,
-    }
-    response = client.post("/games/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/g/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def state(client: FlaskClient, game_id: str) -> dict[str, Any]:
-    data: dict[str, Any] = client.get(f"/api/v1/games/{game_id}").get_json()
-    return data
-
-
-def quick(
-    client: FlaskClient,
-    game_id: str,
-    outcome: str,
-    knocker: int | None = None,
-    k: int | None = None,
-    d: int | None = None,
-    number: int | None = None,
-) -> Any:
-    """Post the quick form (``knocker`` is a role) as the sheet, or a correction, sends it."""
-    data: dict[str, Any] = {"outcome": outcome, "version": state(client, game_id)["version"]}
-    if knocker is not None:
-        data["knocker"] = str(knocker)
-    if k is not None:
-        data["knocker_deadwood"] = str(k)
-    if d is not None:
-        data["defender_deadwood"] = str(d)
-    url = f"/g/{game_id}/hands" if number is None else f"/g/{game_id}/hands/{number}/edit"
-    return client.post(url, data=data)
-
-
-def roles(data: dict[str, Any]) -> tuple[int, int, int]:
-    r = data["next_roles"]
-    return (r["box"], r["captain"], r["out"])
-
-
-def play_rules_example(client: FlaskClient, game: str) -> None:
-    """RULES §8: X box / Y captain / Z out, then four hands."""
-    # Y (captain) knocks 4 vs X 20 → Y +16; next Y box / Z captain / X out.
-    assert quick(client, game, "knock", CAPTAIN, 4, 20).status_code == 302
-    assert roles(state(client, game)) == (Y, Z, X)
-    # Y (box) gins vs Z 30 → Y +55; next Y / X / Z.
-    assert quick(client, game, "gin", BOX, None, 30).status_code == 302
-    assert roles(state(client, game)) == (Y, X, Z)
-    # Y (box) knocks 7, X (captain) has 5 → X +12; next X / Z / Y.
-    assert quick(client, game, "knock", BOX, 7, 5).status_code == 302
-    assert roles(state(client, game)) == (X, Z, Y)
-    # Dead hand → roles unchanged.
-    assert quick(client, game, "dead").status_code == 302
-    assert roles(state(client, game)) == (X, Z, Y)
+from helpers import (
+    BOX,
+    CAPTAIN,
+    X,
+    Y,
+    Z,
+    new_three_hand,
+    pdf_lines,
+    play_three_hand_example,
+    quick_three_hand,
+    roles,
+    state,
+)
 
 
 def test_rules_example_through_the_pages(client: FlaskClient) -> None:
     game = new_three_hand(client)
     page = client.get(f"/g/{game}").get_data(as_text=True)
     assert "X (box)" in page and "Y (captain)" in page and "Z (" not in page
-    play_rules_example(client, game)
+    play_three_hand_example(client, game)
     data = state(client, game)
     assert data["totals"] == [12, 71, 0]
     assert [h["points"] for h in data["hands"]] == [[0, 16, 0], [0, 55, 0], [12, 0, 0], [0, 0, 0]]
@@ -161,7 +104,7 @@ def test_the_sitter_can_never_be_chosen_by_the_api(client: FlaskClient, knocker:
 
 def test_the_sitter_can_never_be_chosen_on_the_page(client: FlaskClient) -> None:
     game = new_three_hand(client)
-    response = quick(client, game, "knock", 2, 2, 9)
+    response = quick_three_hand(client, game, "knock", 2, 2, 9)
     assert response.status_code == 422
     assert state(client, game)["hands"] == []
     page = response.get_data(as_text=True)
@@ -171,11 +114,11 @@ def test_the_sitter_can_never_be_chosen_on_the_page(client: FlaskClient) -> None
 
 def test_a_correction_changes_later_roles(client: FlaskClient) -> None:
     game = new_three_hand(client)
-    play_rules_example(client, game)
+    play_three_hand_example(client, game)
     # Hand 1 was really the box's (X) win: X knocks 4 vs Y 20 → X +16.
     form = client.get(f"/g/{game}/hands/1/edit").get_data(as_text=True)
     assert "X (box)" in form and "Y (captain)" in form
-    assert quick(client, game, "knock", BOX, 4, 20, number=1).status_code == 302
+    assert quick_three_hand(client, game, "knock", BOX, 4, 20, number=1).status_code == 302
     data = state(client, game)
     # X stays in the box; the same later inputs now mean other seats:
     # hand 2: the box (X) gins against the captain (Z) with 30 → X +55;
@@ -196,8 +139,9 @@ def test_a_correction_changes_later_roles(client: FlaskClient) -> None:
 
 def test_first_to_the_target_wins(client: FlaskClient) -> None:
     game = new_three_hand(client, box="2", captain="0", target="50")
-    assert quick(client, game, "knock", CAPTAIN, 1, 31).status_code == 302  # X +30, X box
-    assert quick(client, game, "knock", BOX, 1, 21).status_code == 302  # X +20 → 50
+    # X +30, X box
+    assert quick_three_hand(client, game, "knock", CAPTAIN, 1, 31).status_code == 302
+    assert quick_three_hand(client, game, "knock", BOX, 1, 21).status_code == 302  # X +20 → 50
     data = state(client, game)
     assert data["finished"] and data["winner"] == X
     assert data["settlement"]["finals"] == [50, 0, 0]
@@ -208,13 +152,13 @@ def test_first_to_the_target_wins(client: FlaskClient) -> None:
 
 def test_gin_bonus_twenty_is_the_documented_alternative(client: FlaskClient) -> None:
     game = new_three_hand(client, gin_bonus="20")
-    assert quick(client, game, "gin", BOX, None, 30).status_code == 302
+    assert quick_three_hand(client, game, "gin", BOX, None, 30).status_code == 302
     assert state(client, game)["totals"] == [50, 0, 0]
 
 
 def test_undercut_scores_ten(client: FlaskClient) -> None:
     game = new_three_hand(client)
-    assert quick(client, game, "knock", BOX, 6, 6).status_code == 302  # Y undercuts X
+    assert quick_three_hand(client, game, "knock", BOX, 6, 6).status_code == 302  # Y undercuts X
     data = state(client, game)
     assert data["totals"] == [0, 10, 0]
     assert roles(data) == (Y, Z, X)
@@ -266,8 +210,8 @@ def test_card_mode_knocker_is_a_role(client: FlaskClient) -> None:
 
 def test_rematch_puts_the_winner_in_the_box(client: FlaskClient) -> None:
     game = new_three_hand(client, target="20")
-    quick(client, game, "knock", BOX, 1, 6)  # X +5
-    quick(client, game, "knock", CAPTAIN, 1, 21)  # Z (captain now) +20 → wins
+    quick_three_hand(client, game, "knock", BOX, 1, 6)  # X +5
+    quick_three_hand(client, game, "knock", CAPTAIN, 1, 21)  # Z (captain now) +20 → wins
     data = state(client, game)
     assert data["winner"] == Z
     response = client.post(f"/g/{game}/rematch")
@@ -284,8 +228,8 @@ def test_the_printed_sheet_holds_names_roles_points_and_finals(
     from scorekeeper.variants import VARIANTS
 
     game_id = new_three_hand(client, target="70")
-    quick(client, game_id, "knock", CAPTAIN, 4, 20)  # Y +16
-    quick(client, game_id, "gin", BOX, None, 30)  # Y +55 → 71: the game is over
+    quick_three_hand(client, game_id, "knock", CAPTAIN, 4, 20)  # Y +16
+    quick_three_hand(client, game_id, "gin", BOX, None, 30)  # Y +55 → 71: the game is over
     variant = VARIANTS["three_hand"]
     with app.test_request_context():
         game = get_session().get(Game, game_id)
@@ -329,7 +273,7 @@ def test_the_blank_pad_has_three_players(app: Any) -> None:
 
 def test_the_sheet_pdf_route_prints_three_hand(client: FlaskClient) -> None:
     game_id = new_three_hand(client)
-    play_rules_example(client, game_id)
+    play_three_hand_example(client, game_id)
     response = client.get(f"/g/{game_id}/sheet.pdf")
     assert response.status_code == 200
     lines = pdf_lines(response.data)

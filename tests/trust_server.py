@@ -12,12 +12,14 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.parse
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -164,3 +166,18 @@ class ChildServer:
                 self.process.wait()
         if self.process is not None and self.process.stderr:
             self.process.stderr.close()
+
+
+T = TypeVar("T")
+
+
+def at_once(calls: list[Callable[[], T]]) -> list[T]:
+    """Run the calls in threads released together."""
+    gate = threading.Barrier(len(calls))
+
+    def run(call: Callable[[], T]) -> T:
+        gate.wait()
+        return call()
+
+    with ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(run, calls))

@@ -3,32 +3,13 @@ WCAG 2.2 AA rules (axe-core from npm: ``make test`` runs ``npm ci``)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.test_layout import LANGUAGES, OPEN_DETAILS_JS, pages
+from tests.browser.helpers import AXE, LANGUAGES, pages, violations
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
-
-AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
-TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
-RUN_JS = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags}})
-  .then((result) => result.violations.map((v) => ({
-    rule: v.id, impact: v.impact, help: v.help,
-    nodes: v.nodes.map((n) => n.target.join(" ") + ": "
-      + (n.failureSummary.split("\\n")[1] || "").trim()).slice(0, 5),
-  })))"""
-
-
-def violations(page: Any) -> list[str]:
-    """axe-core's violations on the page as it is now, one readable line each."""
-    page.evaluate(OPEN_DETAILS_JS)
-    page.add_script_tag(path=str(AXE))
-    found: list[dict[str, Any]] = page.evaluate(RUN_JS, TAGS)
-    return [f"{v['rule']} ({v['impact']}): {v['help']} — {'; '.join(v['nodes'])}" for v in found]
-
 
 @pytest.mark.parametrize("language", ["en", "fa"])
 def test_every_page_passes_axe(live_url: str, browser: Any, language: str) -> None:

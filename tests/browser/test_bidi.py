@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import sample
-from tests.test_i18n import compile_catalogs
+from tests.browser.helpers import sample
+from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.browser.test_offline import api_hand
+from tests.browser.helpers import api_hand
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, sample
-from tests.test_i18n import compile_catalogs
+from tests.browser.helpers import LANGUAGES, sample
+from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

@@ -15,10 +15,8 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import phone_page
-from tests.browser.test_accessibility import violations
-from tests.helpers import pdf_text
-from tests.test_groups import friday as friday
-from tests.test_i18n import compile_catalogs
+from tests.browser.helpers import violations
+from tests.helpers import compile_catalogs, pdf_text
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from tests.test_groups import friday as friday
-from tests.test_i18n import compile_catalogs
+from tests.helpers import compile_catalogs
 
 pytestmark = pytest.mark.browser
 

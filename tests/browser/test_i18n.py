@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_i18n import compile_catalogs
+from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_accessibility import violations
-from tests.test_trust_backup import many_games
+from tests.browser.helpers import violations
+from tests.helpers import many_games
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

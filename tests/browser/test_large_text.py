@@ -85,7 +85,7 @@ def text_size(page: Any, points: int) -> None:
 def test_text_follows_the_phone_and_nothing_scrolls_sideways(
     live_url: str, browser: Any, language: str
 ) -> None:
-    from tests.test_i18n import compile_catalogs
+    from tests.helpers import compile_catalogs
 
     compile_catalogs()
     folder = OUTPUT / f"large-text-{language}"

@@ -6,19 +6,17 @@ test-output/browser/."""
 from __future__ import annotations
 
 import json
-import urllib.parse
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.layout import KINDS, NAMES, PLAYERS, hands
+from tests.browser.helpers import LANGUAGES, OPEN_DETAILS_JS, pages
+from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
-LANGUAGES = {"en": "en-GB", "ru": "ru-RU", "fa": "fa-IR"}
 
 # Controls a finger taps, and anything wider than the screen that is not inside a box
 # of its own that scrolls (none is, today).
@@ -73,69 +71,6 @@ PROBLEMS_JS = """() => {
 }"""
 
 
-# Every <details> open, so that what it holds is laid out too.
-OPEN_DETAILS_JS = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
-
-
-def api(url: str, body: dict[str, Any], secret: str | None = None) -> dict[str, Any]:
-    headers = {"Content-Type": "application/json"}
-    if secret:
-        headers["X-Edit-Secret"] = secret
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
-    with urllib.request.urlopen(request) as response:
-        answer: dict[str, Any] = json.load(response)
-    return answer
-
-
-def sample(live_url: str, kind: str, language: str) -> dict[str, Any]:
-    """A game of ``kind`` with a few hands, created through the API."""
-    players = list(NAMES[language][: PLAYERS.get(kind, 2)])
-    game = api(f"{live_url}/api/v1/games", {"variant": kind, "players": players})
-    for hand in hands(kind):
-        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
-    return game
-
-
-def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
-    """(name, path) of every kind of page: the games' pages for a game of every kind,
-    a group's pages for a group with a game played. A name ending in ``-edit`` is an
-    edit link, opened so that this phone may change the game or group after it."""
-    yield "home", "/"
-    yield "new", "/games/new"
-    yield "new-group", "/groups/new"
-    yield "check", "/check"
-    yield "remi-check", "/remi/check"
-    yield "pads", "/pads"
-    yield "import", "/import"
-    for kind in KINDS:
-        game = sample(live_url, kind, language)
-        yield f"{kind}-edit", game["edit_url"].removeprefix(live_url)  # this phone may edit
-        base = f"/g/{game['id']}"
-        yield f"{kind}-sheet", base
-        yield f"{kind}-cards", f"{base}/hands/new"
-        yield f"{kind}-hand", f"{base}/hands/1"
-        yield f"{kind}-hand-edit", f"{base}/hands/1/edit"
-        yield f"{kind}-history", f"{base}/history"
-        yield f"{kind}-table", f"{base}/table"
-        if kind == "gin":
-            yield "hand-delete", f"{base}/hands/1/delete"
-            yield "edit-qr", f"{base}/share/edit"
-            yield "unlock", f"{base}/unlock"
-            yield "table-turned", f"{base}/table?view=turned"
-            yield "table-split", f"{base}/table?view=split"
-    players = list(NAMES[language])
-    group = api(f"{live_url}/api/v1/groups", {"name": " ".join(players[:2]), "players": players})
-    yield "group-edit", group["edit_url"].removeprefix(live_url)
-    game = api(f"{live_url}/api/v1/games",
-               {"players": players[:2], "group": group["id"]}, group["edit_secret"])
-    for hand in hands("gin"):
-        api(f"{live_url}/api/v1/games/{game['id']}/hands", hand, game["edit_secret"])
-    yield "group", f"/groups/{group['id']}"
-    yield "group-edit-qr", f"/groups/{group['id']}/share/edit"
-    yield "player", f"/groups/{group['id']}/players/{urllib.parse.quote(players[0])}"
-    yield "group-unlock", f"/groups/{group['id']}/unlock"
-
-
 @pytest.fixture
 def context_for(browser: Any) -> Iterator[Any]:
     contexts: list[Any] = []
@@ -157,8 +92,6 @@ def context_for(browser: Any) -> Iterator[Any]:
 def test_no_page_scrolls_sideways_or_overlaps(
     live_url: str, context_for: Any, language: str
 ) -> None:
-    from tests.test_i18n import compile_catalogs
-
     compile_catalogs()
     # Each page is loaded once, at 390 px, then narrowed to 360 px: the page lays itself
     # out again by its CSS alone (no script of the app measures the screen).

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, api
+from tests.browser.helpers import LANGUAGES, api
 from tests.layout import KINDS, PLAYERS, hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]

@@ -14,9 +14,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, api, pages
+from tests.browser.helpers import LANGUAGES, api, pages
+from tests.helpers import compile_catalogs
 from tests.layout import hands
-from tests.test_i18n import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

@@ -1,6 +1,6 @@
-"""A dropped connection loses nothing (issue 11 §3): the app installs and keeps its last
-sheets; a hand saved offline is kept on the phone, shown as "waiting to send (n)", and
-sent exactly once when the network returns; a hand the server refuses meanwhile is shown
+"""A dropped connection loses nothing: the app installs and keeps its last sheets;
+a hand saved offline is kept on the phone, shown as "waiting to send (n)", and sent
+exactly once when the network returns; a hand the server refuses meanwhile is shown
 with the server's own message and can be sent again, corrected or discarded.
 
 The tests whose hands reach the server run on PostgreSQL too; those that only show what
@@ -17,11 +17,10 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from flask.testing import FlaskClient
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.browser.conftest import OUTPUT
+from tests.browser.helpers import api_hand, hands, new_game, shot
 from tests.live import serve
 
 pytestmark = pytest.mark.browser
@@ -55,34 +54,6 @@ def context(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     )
     yield ctx
     ctx.close()
-
-
-def shot(page: Any, request: pytest.FixtureRequest, name: str) -> None:
-    folder = OUTPUT / request.node.name.replace("[", "-").replace("]", "")
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
-
-def new_game(client: FlaskClient, rules: Any = "russian") -> dict[str, Any]:
-    created = client.post(
-        "/api/v1/games", json={"variant": "gin", "players": ["Ann", "Bob"], "rules": rules}
-    )
-    assert created.status_code == 201
-    game: dict[str, Any] = created.get_json()
-    return game
-
-
-def api_hand(client: FlaskClient, game: dict[str, Any], **body: Any) -> Any:
-    """Another phone at the table saves a hand through the API."""
-    return client.post(
-        f"/api/v1/games/{game['id']}/hands", json=body,
-        headers={"X-Edit-Secret": game["edit_secret"]},
-    )
-
-
-def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
-    data = client.get(f"/api/v1/games/{game_id}").get_json()
-    return [h["inputs"] for h in data["hands"]]
 
 
 def open_as_editor(context: Any, live_url: str, game: dict[str, Any]) -> Any:

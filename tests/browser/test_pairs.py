@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, api
+from tests.browser.helpers import LANGUAGES, api
+from tests.helpers import compile_catalogs
 from tests.layout import drawn_pairs, hands
-from tests.test_i18n import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

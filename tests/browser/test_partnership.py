@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.test_variant_partnership import DEALS, Hand
+from tests.examples import PARTNERSHIP_DEALS, TableHand
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 
-def save_deal(page: Any, deal: tuple[Hand, Hand], number: int) -> None:
+def save_deal(page: Any, deal: tuple[TableHand, TableHand], number: int) -> None:
     """Enter deal ``number``'s two hands and wait until the sheet says it is saved (the
     first page sends the form itself before the service worker takes over, so the click
     alone does not wait for the server)."""
@@ -43,9 +43,9 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
     assert "Ann v Bob" in page.locator("#next-pairing").inner_text()
     phone.shot("1-first-deal")
 
-    save_deal(page, DEALS[0], 1)
+    save_deal(page, PARTNERSHIP_DEALS[0], 1)
     assert "Ann v Dan" in page.locator("#next-pairing").inner_text()
-    for number, deal in enumerate(DEALS[1:4], start=2):
+    for number, deal in enumerate(PARTNERSHIP_DEALS[1:4], start=2):
         save_deal(page, deal, number)
     assert page.locator("tfoot td .num").all_inner_texts() == ["55", "20"]
     width = page.evaluate("document.querySelector('#sheet').getBoundingClientRect().right")
@@ -76,7 +76,7 @@ def test_a_partnership_game_on_a_phone(live_url: str, phone: Any) -> None:
 
 
 def test_one_table_with_cards_the_other_quick_on_a_phone(live_url: str, phone: Any) -> None:
-    # Issue 14, item 7: table 1 tapped in card by card, table 2 typed in a few taps.
+    # One deal, two ways: table 1 tapped in card by card, table 2 typed in a few taps.
     page = phone
     page.goto(live_url + "/games/new")
     page.select_option("select[name=variant]", "partnership")

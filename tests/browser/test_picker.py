@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import phone_page
-from tests.test_i18n import compile_catalogs
+from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 

@@ -1,12 +1,10 @@
-"""Joining by QR code (issue 11 §2), the installed app's service worker, and the screen
-wake lock (§4), on a phone at 390×844. The QR codes are read back from the screen with a
+"""Joining by QR code, the installed app's service worker, and the screen
+wake lock, on a phone at 390×844. The QR codes are read back from the screen with a
 real decoder (Debian's zbarimg)."""
 
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +14,10 @@ from playwright.sync_api import expect
 
 from scorekeeper import lan
 from tests.browser.conftest import phone_page
+from tests.browser.helpers import decode
 from tests.live import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
-
-ZBARIMG = shutil.which("zbarimg")
-
-
-def decode(page: Any, selector: str, path: Path) -> str:
-    """What a phone's camera reads from the QR code on screen."""
-    if ZBARIMG is None:
-        pytest.fail("zbarimg is missing: `make test` installs Debian's zbar-tools")
-    page.locator(selector).scroll_into_view_if_needed()
-    page.locator(selector).screenshot(path=str(path))
-    done = subprocess.run(
-        [ZBARIMG, "--quiet", "--raw", "-Sdisable", "-Sqrcode.enable", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout.rstrip("\n")
 
 
 def new_game(app: Flask) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Remi entry mistakes on a phone (issue 14, items 1 and 8): a player with 6 cards is
+"""Remi entry mistakes on a phone: a player with 6 cards (7 are dealt) is
 refused at his hand; in quick mode a blank is 0 and one mistake gives one message."""
 
 from __future__ import annotations

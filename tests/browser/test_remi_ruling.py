@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_rule_cards import LANGUAGES, no_sideways_scroll, small_phone
+from tests.browser.helpers import LANGUAGE_NAMES, no_sideways_scroll, small_phone
 
 pytestmark = [pytest.mark.browser]
 
@@ -27,7 +27,7 @@ DEAL = {
 SCORES = "Ann +200 · Bob −10 · Dan −60"
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", list(LANGUAGE_NAMES))
 def test_a_remi_deal_kept_as_a_ruling_cites_its_rules(
     browser: Any, live_url: str, lang: str
 ) -> None:

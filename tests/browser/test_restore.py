@@ -1,5 +1,5 @@
 """Undo is not the end of a hand: "Hand 2 undone — Restore" brings it back, cards and
-all (issue 14, item 5), on a phone with CSRF on."""
+all, on a phone with CSRF on."""
 
 from __future__ import annotations
 

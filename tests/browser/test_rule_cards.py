@@ -11,12 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_qr import decode
+from tests.browser.helpers import LANGUAGE_NAMES, decode, no_sideways_scroll, small_phone
 
 pytestmark = [pytest.mark.browser]
 
-LANGUAGES = {"en": "English", "fa": "فارسی", "ru": "Русский"}
-LOCALES = {"en": "en-GB", "fa": "fa-IR", "ru": "ru-RU"}
 UNDERCUT = {"en": "Undercut", "fa": "از زیر بریدن", "ru": "Подрез"}
 VERDICT = {"en": "Defender scores 26", "fa": "\u2068حریف\u2069 26 امتیاز می‌گیرد",
            "ru": "Соперник получает 26"}
@@ -25,18 +23,7 @@ KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
 DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
 
 
-def small_phone(browser: Any, lang: str) -> Any:
-    context = browser.new_context(viewport={"width": 360, "height": 800},
-                                  device_scale_factor=1, locale=LOCALES[lang])
-    return context, context.new_page()
-
-
-def no_sideways_scroll(page: Any) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= 360, page.url
-
-
-@pytest.mark.parametrize("lang", list(LANGUAGES))
+@pytest.mark.parametrize("lang", list(LANGUAGE_NAMES))
 def test_a_table_agrees_its_rules_and_keeps_an_undercut_ruling(
     browser: Any, live_url: str, lang: str, tmp_path: Path
 ) -> None:
@@ -44,7 +31,7 @@ def test_a_table_agrees_its_rules_and_keeps_an_undercut_ruling(
     shots.mkdir(parents=True, exist_ok=True)
     context, page = small_phone(browser, "en")
     page.goto(f"{live_url}/games/new")
-    page.get_by_role("button", name=LANGUAGES[lang]).click()
+    page.get_by_role("button", name=LANGUAGE_NAMES[lang]).click()
     # The new-game form links the cards next to the preset choice.
     with context.expect_page() as opened:
         page.locator("a[href='/rules']").first.click()

@@ -12,7 +12,7 @@ from flask import Flask
 from playwright.sync_api import expect
 
 from tests.browser.conftest import CHROMIUM
-from tests.browser.test_offline import hands, new_game, shot
+from tests.browser.helpers import hands, new_game, shot
 from tests.live import serve
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]

@@ -299,7 +299,7 @@ def test_eight_cards_are_accepted() -> None:
 def test_fewer_than_seven_cards_are_refused(
     player: RemiPlayerInput, where: str, message: str
 ) -> None:
-    # RULES §7: 7 are dealt and every turn ends with a discard (issue 14, item 1).
+    # RULES §7: 7 are dealt and every turn ends with a discard, so nobody holds fewer than 7.
     assert problems(player, BOB_SEED) == [(where, message)]
 
 
@@ -380,7 +380,7 @@ def test_quick_mode_checks_the_totals(
 
 
 def test_quick_mode_one_mistake_one_message() -> None:
-    # His 50 typed as minus breaks "no minus" and "a combination": one message (item 8).
+    # His 50 typed as minus breaks "no minus" and "a combination": one message.
     with pytest.raises(RemiError) as caught:
         score_remi_quick(0, 50, True, 15)
     assert caught.value.problems == [
