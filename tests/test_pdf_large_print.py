@@ -108,7 +108,8 @@ def test_a_long_game_in_large_print(client: FlaskClient, kind: str, language: st
     # notes, 8pt) at 14.2pt, none under 12.4pt (the usual 7pt).
     smallest = min(w.y1 - w.y0 for p in usual for w in p.words)
     assert smallest <= 8 * BOX + 0.01
-    assert min(w.y1 - w.y0 for p in large for w in p.words) >= max(smallest * LARGE, 12.4 * BOX) - 0.01
+    least = max(smallest * LARGE, 12.4 * BOX) - 0.01
+    assert min(w.y1 - w.y0 for p in large for w in p.words) >= least
     # The numbers of the sheet: 9pt, in large print 16pt.
     body = [w.y1 - w.y0 for p in large for w in p.words if re.fullmatch(r"\d+", w.text)]
     assert max(body) >= 16 * BOX - 0.01

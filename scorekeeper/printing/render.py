@@ -24,8 +24,10 @@ from .lines import figures, gin_hand_lines, line
 PDF_MIMETYPE = "application/pdf"
 
 
-def render_pdf(template: str, zoom: float = 1.0, **context: Any) -> bytes:
-    """Render one of our print templates and typeset it, enlarged ``zoom`` times."""
+def render_pdf(template: str, **context: Any) -> bytes:
+    """Render one of our print templates and typeset it, enlarged ``zoom`` times (large
+    print: ``printing.options.LARGE``) if the context says so."""
+    zoom: float = context.pop("zoom", 1.0)
     html = render_template(template, page_counter=page_counter_css(), figures=figures,
                            print_line=line, gin_hand_lines=gin_hand_lines,
                            large=zoom != 1.0, **context)
