@@ -67,7 +67,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from . import charts, db, i18n, limits, names, security, times
+    from . import charts, db, i18n, limits, names, security, themes, times
 
     db.init_app(app)
     i18n.init_app(app)
@@ -79,6 +79,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .services import access
 
     access.init_app(app)  # an editor's pages are sent no-store
+    themes.init_app(app)
     from .formproblems import form_problems
     from .variants import game_races
 

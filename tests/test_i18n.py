@@ -179,7 +179,7 @@ def test_language_follows_the_browser(
     client: FlaskClient, accept: str, lang: str, direction: str, words: list[str]
 ) -> None:
     html = page(client, "/", accept)
-    assert f'<html lang="{lang}" dir="{direction}">' in html
+    assert f'<html lang="{lang}" dir="{direction}" data-theme="auto">' in html
     for word in words:
         assert word in html
 

@@ -1,8 +1,8 @@
 """The package's layers import one way (README, "Development").
 
 From the bottom: ``scoring/`` (the rules, stdlib only); the shared pieces (database,
-models, hands and their forms, sheets, i18n, security, names, the JSON body readers, the
-charts and QR codes, the network addresses); ``variants/`` (what each kind of game
+models, hands and their forms, sheets, i18n, the colours, security, names, the JSON body
+readers, the charts and QR codes, the network addresses); ``variants/`` (what each kind of game
 knows); the services over the game's own model (``services/``: saves, access, a game's
 record and document, groups, payments, rulings; ``printing/``; ``rulebook/``); the
 features side by side, each owning a Blueprint; the app factory. A module may import its
@@ -49,6 +49,7 @@ LAYERS = {
     "solar_hijri": SHARED,  # the Persian calendar's arithmetic
     "times": SHARED,  # dates and times in the reader's zone, language and calendar
     "formproblems": SHARED,  # a refused form's errors, each with its field's id
+    "themes": SHARED,  # the colours: the device's settings or the choice kept for it
     "variants": VARIANTS,
     "services": SERVICES,  # the game's own model: saves, access, records, groups, rulings
     "printing": SERVICES,  # a page typeset as PDF, a hand's printed lines, print options

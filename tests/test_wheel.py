@@ -113,7 +113,7 @@ def test_the_installed_command_migrates_and_serves_persian(
                 time.sleep(0.2)
         assert reply is not None, "the server did not answer within a minute"
         assert reply.status == 200
-        assert '<html lang="fa" dir="rtl">' in reply.text
+        assert '<html lang="fa" dir="rtl" data-theme="auto">' in reply.text
         # The app's name comes out of the compiled Persian catalog inside the wheel.
         assert "<title>امتیازنویس</title>" in reply.text
         assert (instance / "secret_key").is_file()

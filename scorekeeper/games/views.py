@@ -1,4 +1,4 @@
-"""The start of it all: home, language, new game, rematch."""
+"""The start of it all: home, language and colours, new game, rematch."""
 
 from __future__ import annotations
 
@@ -24,6 +24,8 @@ from ..security import is_token
 from ..services import access
 from ..services import games as service
 from ..services.games import load
+from ..themes import COOKIE as THEME_COOKIE
+from ..themes import THEMES
 from ..variants import VARIANTS, variant_for
 from . import bp
 from .forms import NewGameForm
@@ -58,9 +60,26 @@ def set_language() -> Response:
     response = redirect(_same_site(request.form.get("next", "")))
     lang = request.form.get("lang", "")
     if lang in LANGUAGES:
-        response.set_cookie(COOKIE, lang, max_age=3600 * 24 * 365, samesite="Lax", httponly=True,
-                            secure=current_app.config["SESSION_COOKIE_SECURE"])
+        _keep(response, COOKIE, lang)
     return response
+
+
+@bp.post("/theme")
+def set_theme() -> Response:
+    """Switch the colours (auto, light, dark, high contrast); kept for this device."""
+    if not EmptyForm().validate_on_submit():
+        abort(400)
+    response = redirect(_same_site(request.form.get("next", "")))
+    theme = request.form.get("theme", "")
+    if theme in THEMES:
+        _keep(response, THEME_COOKIE, theme)
+    return response
+
+
+def _keep(response: Response, cookie: str, value: str) -> None:
+    """Remember a choice of this device for a year."""
+    response.set_cookie(cookie, value, max_age=3600 * 24 * 365, samesite="Lax", httponly=True,
+                        secure=current_app.config["SESSION_COOKIE_SECURE"])
 
 
 def _same_site(target: str) -> str:

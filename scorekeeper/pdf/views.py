@@ -19,7 +19,8 @@ from . import bp
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> Response | tuple[str, int]:
-    """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``); watchers too."""
+    """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``, ``?large=1``
+    for large print); watchers too."""
     game = get_session().get(Game, game_id, options=[selectinload(Game.hands)])
     if game is None:
         abort(404)
@@ -36,7 +37,8 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
         variant=variant,
         sheet=sheet,
         payments=payments,
-        paper=PAPER[options.size.data],
+        paper=options.page,
+        zoom=options.zoom,
         appendix=options.with_appendix,
     )
     return pdf_response(body, f"score-sheet-{game.id[:8]}.pdf")

@@ -1,4 +1,5 @@
-"""What a print link may ask for: paper size, the appendix, a blank pad's rows and rules.
+"""What a print link may ask for: paper size, large print, the appendix, a blank pad's
+rows and rules.
 
 These are GET forms (printing changes nothing, so there is no CSRF token): they read
 ``request.args`` and say, per field, what is wrong with a hand-edited link.
@@ -18,6 +19,21 @@ from ..names import NAME_MAX
 
 # CSS ``@page`` sizes, keyed by what a link says.
 PAPER = {"a4": "A4", "letter": "letter"}
+# Large print: the document laid out as usual on a page this many times smaller than the
+# paper turned sideways, then printed enlarged to the paper (WeasyPrint's zoom): the
+# 9pt text prints at 16pt, the smallest (7pt) at 12.4pt, every column as it always is.
+LARGE = 16 / 9
+LANDSCAPE_MM = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
+
+
+def large_page(size: str) -> str:
+    """The CSS ``@page`` size a large-print document is laid out on, before the zoom.
+
+    >>> large_page("a4")
+    '167.06mm 118.12mm'
+    """
+    width, height = LANDSCAPE_MM[size]
+    return f"{width / LARGE:.2f}mm {height / LARGE:.2f}mm"
 PAD_ROWS = (5, 200)
 # Every preset a pad can print at its top (each kind of game accepts its own); blank
 # is the usual rules of the game chosen, as on the new-game page.
@@ -56,12 +72,26 @@ def _paper() -> SelectField:
 
 
 class SheetOptions(Form):
-    """``?size=a4|letter&appendix=0|1`` on a game's PDF."""
+    """``?size=a4|letter&appendix=0|1&large=0|1`` on a game's PDF."""
 
     size = _paper()
     appendix = _choice(
         _l("Appendix"), {"0": "0", "1": "1"}, "0", _l("appendix must be 0 or 1.")
     )
+    large = _choice(
+        _l("Large print"), {"0": "0", "1": "1"}, "0", _l("large must be 0 or 1.")
+    )
+
+    @property
+    def page(self) -> str:
+        """The CSS ``@page`` size to lay the document out on."""
+        size = str(self.size.data)
+        return large_page(size) if self.large.data == "1" else PAPER[size]
+
+    @property
+    def zoom(self) -> float:
+        """How much the laid-out pages are enlarged to fill the paper."""
+        return LARGE if self.large.data == "1" else 1.0
 
     @property
     def with_appendix(self) -> bool:

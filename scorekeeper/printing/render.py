@@ -25,10 +25,13 @@ PDF_MIMETYPE = "application/pdf"
 
 
 def render_pdf(template: str, **context: Any) -> bytes:
-    """Render one of our print templates and typeset it."""
+    """Render one of our print templates and typeset it, enlarged ``zoom`` times (large
+    print: ``printing.options.LARGE``) if the context says so."""
+    zoom: float = context.pop("zoom", 1.0)
     html = render_template(template, page_counter=page_counter_css(), figures=figures,
-                           print_line=line, gin_hand_lines=gin_hand_lines, **context)
-    return html_to_pdf(html)
+                           print_line=line, gin_hand_lines=gin_hand_lines,
+                           large=zoom != 1.0, **context)
+    return html_to_pdf(html, zoom)
 
 
 def page_counter_css() -> Markup:
@@ -54,15 +57,16 @@ def css_string(text: str) -> str:
     return '"' + escaped.replace("\n", "\\a ") + '"'
 
 
-def html_to_pdf(html: str) -> bytes:
-    """Typeset trusted HTML (one of our templates) into PDF bytes."""
+def html_to_pdf(html: str, zoom: float = 1.0) -> bytes:
+    """Typeset trusted HTML (one of our templates) into PDF bytes, enlarged ``zoom``
+    times (every length, the page's size too)."""
     import weasyprint  # lazily: Pango loads on the first print, not at app start
 
     static = Path(current_app.static_folder or current_app.root_path).resolve()
     font_config, css = _typesetter(weasyprint)
     document = weasyprint.HTML(string=html, base_url=static.as_uri() + "/",
                                url_fetcher=_static_fetcher(weasyprint, static))
-    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=font_config)
+    pdf: bytes = document.write_pdf(stylesheets=[css], font_config=font_config, zoom=zoom)
     return pdf
 
 
