@@ -1,0 +1,1 @@
+"""Club nights: several tables, one evening, one board."""
