@@ -60,6 +60,7 @@ LAYERS = {
     "pwa": PAGES,
     "rulecards": PAGES,  # the rule cards of the presets and of a game
     "rulings": PAGES,  # settled disputes kept as they were decided
+    "nights": PAGES,  # club nights: several tables, one evening, one board
     "cli": APP,
     "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,

@@ -30,3 +30,9 @@ def night_table_of(game: Any) -> Any:
         return None
     return {"night": night, "table": table,
             "result": service.progress_of(night, game).result}
+
+
+@bp.app_template_filter()
+def signed_number(value: int) -> str:
+    """A difference with its sign: +12, −5 (the minus sign), 0."""
+    return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"

@@ -46,6 +46,11 @@ class NoRoundLeft(Exception):
     """The night has played every round its format has (or the organiser set)."""
 
 
+class NotPaired(Exception):
+    """The pairing engine cannot pair the next round yet (king of the hill needs every
+    table's result of the round before)."""
+
+
 class NotFinished(Exception):
     """The table's game is not over: there is no result to confirm."""
 
@@ -158,10 +163,7 @@ def progress_of(night: Night, game: Game) -> Progress:
     variant = VARIANTS[game.variant]
     sheet = variant.sheet(game)
     played = sheet.game
-    if game.variant == "hollywood":
-        scores = tuple(sheet.match_finals)
-    else:
-        scores = tuple(played.totals)
+    scores = tuple(sheet.match_finals) if game.variant == "hollywood" else tuple(played.totals)
     hands = len(game.hands)
     result = None
     if played.finished:
@@ -257,7 +259,7 @@ def results_of(night: Night) -> list[pairing.Result]:
                 points_b=int(r.get("points_b") or 0),
                 winner=table.a if winner == "a" else table.b if winner == "b" else None,
                 shutout=bool(r.get("shutout")),
-                forfeit=table.a if forfeit == "a" else table.b if forfeit == "b" else None,
+                forfeit=forfeit in ("a", "b"),
             )
         )
     return found
@@ -301,10 +303,11 @@ def make_round(
     number = current_round(night) + 1
     if planned is not None and number > planned:
         raise NoRoundLeft
-    busy = {name for t in waiting for name in (t.a, t.b)}
-    present = [p for p in night.players if p not in night.away and p not in busy]
     rounds = played_rounds(night)
-    made = pairing.next_round(night.format, present, rounds, results_of(night))
+    try:
+        made = pairing.next_round(night.format, night.players, rounds, results_of(night))
+    except pairing.NightError as exc:
+        raise NotPaired(str(exc)) from None
     if made is None:
         raise NoRoundLeft
     for table in waiting:
@@ -334,6 +337,12 @@ def make_round(
             game_id=game.id,
         )
         night.tables.append(table)
+        gone = [side for side, name in (("a", pair.a), ("b", pair.b)) if name in night.away]
+        if len(gone) == 1:  # an entrant sitting out forfeits the table
+            table.result = {"points_a": 0, "points_b": 0, "winner": "b" if gone[0] == "a" else "a",
+                            "shutout": False, "forfeit": gone[0]}
+            table.confirmed_at = now_utc()
+            table.confirmed_by = "away"
     night.version += 1
     _record(
         db, night, "round", round=number,

@@ -60,7 +60,8 @@ class NightView:
     @property
     def waiting(self) -> list[TableView]:
         """The latest round's tables not confirmed yet."""
-        return [t for t in self.latest.tables if t.state != service.CONFIRMED] if self.latest else []
+        latest = self.latest
+        return [t for t in latest.tables if t.state != service.CONFIRMED] if latest else []
 
     @property
     def over(self) -> bool:

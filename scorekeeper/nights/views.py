@@ -25,6 +25,9 @@ from ..security import is_token
 from ..variants import VARIANTS
 from . import access, bp, service
 from .forms import (
+    FORMAT_LABELS,
+    TIE_BREAK_LABELS,
+    VARIANT_LABELS,
     ArriveForm,
     AwayForm,
     ConfirmForm,
@@ -188,6 +191,10 @@ def _render_organiser(night: Night, status: int = 200, **forms: Any) -> Response
         "nights/organiser.html",
         night=night,
         shown=shown,
+        live_version=service.live_version(get_session(), night.id),
+        variant_label=VARIANT_LABELS.get(night.variant, night.variant),
+        format_label=FORMAT_LABELS.get(night.format, night.format),
+        order_words=", ".join(str(TIE_BREAK_LABELS.get(k, k)) for k in night.order),
         next_form=forms.get("next_form") or NextRoundForm(),
         arrive=forms.get("arrive") or ArriveForm(),
         away=AwayForm(),
