@@ -87,7 +87,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .api import games, gin, groups, remi, rulings  # noqa: F401 - routes on api_bp
+    from .api import games, gin, groups, nights, remi, rulings  # noqa: F401 - routes on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
     from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp

@@ -129,8 +129,12 @@ def _answer(game: Game, number: int | None, status: int) -> tuple[Response, int]
     return jsonify(game_json(game, hands=False) | {"hand": number}), status
 
 
-def _check_secret(game: GameData) -> None:
-    if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
+def _check_secret(game: Game) -> None:
+    """The game's edit secret, or (a club night's table) the night organiser's."""
+    from .nights import organiser_secret_matches
+
+    secret = request.headers.get("X-Edit-Secret")
+    if not access.secret_matches(game, secret) and not organiser_secret_matches(game, secret):
         raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
 
 

@@ -125,3 +125,25 @@ def test_prints_and_csv(client: FlaskClient, app: Flask) -> None:
     body = csv.data.decode("utf-8")
     assert body.startswith("\ufeffround,table,first,second")
     assert "1,,Ann,,,,,,,bye" in body
+
+
+def test_a_groups_night_takes_its_roster_and_its_games_count_for_the_group(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/groups/new", data={"name": "Club", "players": "Ann\nBob",
+                                                 "stake": "", "currency": ""})
+    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    assert "Start a club night" in client.get(f"/groups/{group_id}").get_data(as_text=True)
+    form = client.get(f"/nights/new?group={group_id}").get_data(as_text=True)
+    assert "Ann\nBob</textarea>" in form
+    night_id = start(client, "ann\nBob", group=group_id)
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    assert (table.a, table.b) == ("Ann", "Bob")  # "ann" is the group's Ann
+    play_out(client, table.game_id, 1)
+    client.post(f"/g/{table.game_id}/confirm")
+    page = client.get(f"/groups/{group_id}").get_data(as_text=True)
+    # Bob's win counts in the group's standings: one game, one win.
+    row = re.search(r'data-player="Bob">.*?class="num games">(\d+)</td>\s*'
+                    r'<td class="num wins">(\d+)</td>', page, re.S)
+    assert row and row.groups() == ("1", "1")
