@@ -153,6 +153,49 @@ def _player_counts() -> list[Schema]:
 # --- what requests carry ------------------------------------------------------------
 
 REQUEST_SCHEMAS: dict[str, Schema] = {
+    "NewNight": obj(
+        {
+            "players": {
+                "description": "The entrants present, in seed order: names, or on a "
+                "partnership night teams, each a list of its two players.",
+                "type": "array", "minItems": 2, "maxItems": 400,
+                "items": {"anyOf": [
+                    text("A player's name.", minLength=1, maxLength=40),
+                    array(text("A player's name.", minLength=1, maxLength=40),
+                          minItems=2, maxItems=2),
+                ]},
+            },
+            "variant": text("The game at every table.",
+                            enum=["gin", "oklahoma", "hollywood", "partnership"],
+                            default="gin"),
+            "rules": ref("Rules"),
+            "format": text("`round_robin`: everyone meets everyone, a bye each round for an "
+                           "odd number; `swiss`: players on equal standing meet, no rematch "
+                           "while avoidable; `king_of_the_hill`: winners move up a table, "
+                           "losers down.",
+                           enum=["round_robin", "swiss", "king_of_the_hill"],
+                           default="round_robin"),
+            "rounds": number("How many rounds (Swiss and king of the hill need it; a round "
+                             "robin plays every round by default).", minimum=1, maximum=50),
+            "deals": number("A fixed number of deals a table (gin and Oklahoma) instead of "
+                            "playing to the target.", minimum=1, maximum=100),
+            "order": array(text("A tie-break.", enum=["match_points", "games_won", "shutouts",
+                                                      "point_difference", "head_to_head"]),
+                           description="The standings' order (default: match points, games "
+                           "won, shutouts, point difference, head-to-head).", minItems=1,
+                           maxItems=5, uniqueItems=True),
+            "group": text("The group whose standings, head-to-head and stakes the night's "
+                          "games count for; its edit secret goes in `X-Edit-Secret`.",
+                          maxLength=64),
+            "stake": text("Stake per point of every table's game (as `POST /games`)."),
+            "currency": text("The stake's currency."),
+        },
+        ("players",),
+    ),
+    "NextRound": obj(
+        {"carry": flag("Start the round while tables of the current one still play: "
+                       "they play on and count once confirmed.")},
+    ),
     "Card": text(
         "One card: rank (A, 2–10 or T, J, Q, K) then suit (S, H, D, C or ♠ ♥ ♦ ♣), in any case.",
         minLength=1,
@@ -528,6 +571,92 @@ def _game(variant: str | list[str], properties: dict[str, Schema], required: tup
 
 
 RESPONSE_SCHEMAS: dict[str, Schema] = {
+    "CreatedNight": obj(
+        {
+            "id": text("The night's id."),
+            "organiser_secret": text("The secret that runs the night (`X-Edit-Secret`); "
+                                     "it is accepted wherever a table's own edit secret is."),
+            "organiser_url": text("The organiser's page with the secret.", format="uri"),
+            "board_url": text("The board for a TV or projector.", format="uri"),
+        },
+        ("id", "organiser_secret", "organiser_url", "board_url"),
+    ),
+    "NightTable": obj(
+        {
+            "table": number("The table's number (1 is the top table).", minimum=1),
+            "players": array(text("An entrant."), description="The two entrants, first "
+                             "seated first."),
+            "seats": array(text("A player."), description="The game's players in their seats."),
+            "game": nullable(text("The table's game (`GET /games/{game_id}`).")),
+            "state": text("`missing`: no hand yet; `playing`; `finished`: over, waiting for the "
+                          "other player's confirmation; `confirmed`: it counts.",
+                          enum=["missing", "playing", "finished", "confirmed"]),
+            "hands": number("Hands played.", minimum=0),
+            "scores": nullable(array(number("A side's score."))),
+            "result": nullable(obj({
+                "points_a": number("The first's final."),
+                "points_b": number("The second's final."),
+                "winner": nullable(text("Who won.", enum=["a", "b"])),
+                "shutout": flag("Won with the loser scoring nothing."),
+                "forfeit": nullable(text("Who forfeited.", enum=["a", "b"])),
+            })),
+            "edit_url": text("The game's page with its edit secret (only with the "
+                             "organiser's secret).", format="uri"),
+        },
+        ("table", "players", "game", "state"),
+    ),
+    "NightRound": obj(
+        {
+            "number": number("The round's number.", minimum=1),
+            "tables": array(ref("NightTable")),
+            "byes": array(text("An entrant sitting this round out.")),
+        },
+        ("number", "tables", "byes"),
+    ),
+    "Night": obj(
+        {
+            "id": text("The night's id."),
+            "name": text("Its name."),
+            "variant": text("The game at every table."),
+            "format": text("The format."),
+            "planned_rounds": nullable(number("How many rounds the night has.")),
+            "deals": nullable(number("Deals a table, or `null`: to the target.")),
+            "order": array(text("A tie-break.")),
+            "players": array(text("An entrant.")),
+            "rounds": array(ref("NightRound")),
+            "standings": array(obj({
+                "player": text("The entrant."),
+                "rank": number("Rank; tied entrants share one."),
+                "points": number("Match points: 2 a win or bye, 1 a draw."),
+                "played": number("Tables played."),
+                "wins": number("Wins."),
+                "draws": number("Draws."),
+                "losses": number("Losses."),
+                "byes": number("Byes."),
+                "games_won": number("Games won at the table (a forfeit is not one)."),
+                "shutouts": number("Games won with the loser scoring nothing."),
+                "point_difference": number("Own finals less the opponents', summed."),
+            }, ("player", "rank", "points", "wins"))),
+            "board_url": text("The board.", format="uri"),
+        },
+        ("id", "rounds", "standings"),
+    ),
+    "Confirmed": obj(
+        {
+            "confirmed": flag("The table's result counts."),
+            "counted": flag("`true` if this request confirmed it, `false` if it was "
+                            "confirmed already (twice counts once)."),
+            "result": ref("NightResult"),
+        },
+        ("confirmed", "counted"),
+    ),
+    "NightResult": nullable(obj({
+        "points_a": number("The first's final."),
+        "points_b": number("The second's final."),
+        "winner": nullable(text("Who won.", enum=["a", "b"])),
+        "shutout": flag("Won with the loser scoring nothing."),
+        "forfeit": nullable(text("Who forfeited.", enum=["a", "b"])),
+    })),
     "Errors": obj(
         {
             "errors": array(
@@ -1032,7 +1161,8 @@ ERROR_HEADERS = {"429": {"Retry-After": {
 EDIT_SECRET = {
     "name": "X-Edit-Secret",
     "in": "header",
-    "description": "The game's edit secret (from `POST /games`).",
+    "description": "The game's edit secret (from `POST /games`); on a club night's "
+    "table, the night organiser's secret too.",
     "required": True,
     "schema": {"type": "string"},
 }
@@ -1044,6 +1174,15 @@ GROUP_SECRET = {
 GROUP_EDIT_SECRET = {
     **EDIT_SECRET,
     "description": "The group's edit secret (from `POST /groups`).",
+}
+ORGANISER_SECRET = {
+    **EDIT_SECRET,
+    "description": "The night organiser's secret (from `POST /nights`).",
+}
+ORGANISER_SECRET_OPTIONAL = {**ORGANISER_SECRET, "required": False}
+TABLE_SECRET = {
+    **EDIT_SECRET,
+    "description": "The table game's edit secret, or the night organiser's.",
 }
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
@@ -1194,6 +1333,66 @@ PATHS: dict[str, dict[str, Schema]] = {
             requestBody=body(ref("NewHand")),
         )
     },
+    "/nights": {
+        "post": operation(
+            "createNight",
+            "Start a club night",
+            "Start a night of several tables: the players present, the game and rules, "
+            "the format. The answer carries the organiser's secret and the board's link.",
+            {
+                "201": answer(
+                    "The night was created.",
+                    ref("CreatedNight"),
+                    links={"ReadNight": {"operationId": "readNight",
+                                         "parameters": {"night_id": "$response.body#/id"}}},
+                ),
+                **refused("403", "413", "422", "429"),
+            },
+            tags=["Nights"],
+            parameters=[GROUP_SECRET],
+            requestBody=body(ref("NewNight")),
+        )
+    },
+    "/nights/{night_id}": {
+        "get": operation(
+            "readNight",
+            "Read a club night",
+            "Every round's tables with their state, and the standings. With the "
+            "organiser's secret in `X-Edit-Secret` each table also carries its game's "
+            "`edit_url`.",
+            {"200": answer("The night.", ref("Night")), **refused("404")},
+            tags=["Nights"],
+            parameters=[path_id("night_id", "night"), ORGANISER_SECRET_OPTIONAL],
+        )
+    },
+    "/nights/{night_id}/rounds": {
+        "post": operation(
+            "nextRound",
+            "Pair the next round",
+            "Make the next round's pairings and a game for each table. Refused (409) while "
+            "a table of the current round is not confirmed (unless `carry`), and when the "
+            "night has no round left. Two requests together make one round.",
+            {"201": answer("The round.", ref("NightRound")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Nights"],
+            parameters=[path_id("night_id", "night"), ORGANISER_SECRET],
+            requestBody={"required": False,
+                         "content": {"application/json": {"schema": ref("NextRound")}}},
+        )
+    },
+    "/games/{game_id}/confirm": {
+        "post": operation(
+            "confirmTable",
+            "Confirm a table's result",
+            "Confirm a finished club-night table's result so that it counts: with the "
+            "game's edit secret (the other player's phone) or the night organiser's. "
+            "Confirmed twice, it counts once.",
+            {"200": answer("The result counts.", ref("Confirmed")),
+             **refused("403", "404", "409")},
+            tags=["Nights"],
+            parameters=[path_id("game_id", "game"), TABLE_SECRET],
+        )
+    },
     "/groups": {
         "post": operation(
             "createGroup",
@@ -1315,6 +1514,7 @@ def _document() -> dict[str, Any]:
             {"name": "Rulings", "description": "Settled disputes kept as decided."},
             {"name": "Games", "description": "Games kept on the server."},
             {"name": "Groups", "description": "Regular players, their standings and money."},
+            {"name": "Nights", "description": "Club nights: several tables, one board."},
             {"name": "About", "description": "This description."},
         ],
         "paths": PATHS,
