@@ -36,8 +36,9 @@ The formats (``next_round``):
   down to table k + 1; table 1's winner stays, and so does the bottom table's loser.
   After a draw both stay (and whoever would have taken their seats stays too). A
   forfeit moves the players as a win does. With an odd number of entrants the lowest
-  placed who has not sat out yet sits out (once everyone has, the turn starts again),
-  and whoever sat out comes back at the bottom table.
+  placed who has not sat out yet sits out (once everyone has, the turn starts again,
+  never with whoever has just sat out), and whoever sat out comes back at the bottom
+  table.
 
 >>> [(t.a, t.b) for t in next_round("round_robin", ["Ann", "Bob", "Cy", "Di"], [], []).tables]
 [('Ann', 'Di'), ('Bob', 'Cy')]
@@ -348,10 +349,161 @@ def _split(
     return [parts[v] for v in sorted(parts, reverse=True)]
 
 
+# Swiss -------------------------------------------------------------------------------
+
+
 def swiss_round(
     entrants: Sequence[str], played: Sequence[Round], results: Sequence[Result]
 ) -> Round:
-    raise NotImplementedError
+    """The next Swiss round: score groups top-down, no avoidable rematch."""
+    board = standings(entrants, results, played)
+    ranking = [line.entrant for line in board]
+    points = [line.match_points for line in board]
+    met = {frozenset((t.a, t.b)) for rnd in played for t in rnd.tables}
+    met.update(frozenset((r.a, r.b)) for r in results)
+    n = len(ranking)
+    fresh = [
+        {j for j in range(n) if j != i and frozenset((ranking[i], ranking[j])) not in met}
+        for i in range(n)
+    ]
+    pairs = _Pairs(fresh)
+    byes: list[str] = []
+    if n % 2:
+        sat_out = Counter(name for rnd in played for name in rnd.byes)
+        fewest = min(sat_out[name] for name in ranking)
+        # The lowest standing who sat out least, unless that forces a rematch.
+        turn = [i for i in reversed(range(n)) if sat_out[ranking[i]] == fewest]
+        bye, pairs_left = turn[0], pairs.without(turn[0])
+        for i in turn[1:]:
+            if pairs_left.size == (n - 1) // 2:
+                break
+            trial = pairs.without(i)
+            if trial.size > pairs_left.size:
+                bye, pairs_left = i, trial
+        byes.append(ranking[bye])
+        pairs = pairs_left
+    left = [i for i in range(n) if pairs.alive[i]]
+    tables: list[Table] = []
+    while left:
+        top = left[0]
+        group = [i for i in left if points[i] == points[top]]
+        half = max(1, len(group) // 2)
+        wanted = group[half:] + group[1:half][::-1]
+        wanted += [i for i in left[1:] if points[i] != points[top]]
+        for other in wanted:
+            # Take this table only if the rest can still be paired with as few
+            # rematches as the whole round needs.
+            keeps = pairs.size - (1 if other in fresh[top] else 0)
+            trial = pairs.without(top, other)
+            if trial.size == keeps:
+                break
+        tables.append(Table(len(tables) + 1, ranking[top], ranking[other]))
+        pairs = trial
+        left = [i for i in left if i not in (top, other)]
+    return Round(len(played) + 1, tuple(tables), tuple(byes))
+
+
+class _Pairs:
+    """A largest set of pairings without a rematch among the entrants still to seat
+    (a maximum matching of the graph of those who have not met, by Edmonds' blossom
+    search). Its size tells how many tables of the round can avoid a rematch."""
+
+    def __init__(
+        self,
+        fresh: list[set[int]],
+        mate: list[int] | None = None,
+        alive: list[bool] | None = None,
+    ) -> None:
+        self.fresh = fresh
+        n = len(fresh)
+        self.mate = mate if mate is not None else [-1] * n
+        self.alive = alive if alive is not None else [True] * n
+        if mate is None:
+            for v in range(n):
+                if self.mate[v] == -1:
+                    self._augment(v)
+
+    @property
+    def size(self) -> int:
+        return sum(1 for v, m in enumerate(self.mate) if m > v)
+
+    def without(self, *seated: int) -> _Pairs:
+        """The largest set once ``seated`` are taken out."""
+        mate, alive = self.mate[:], self.alive[:]
+        freed = []
+        for v in seated:
+            alive[v] = False
+            partner = mate[v]
+            if partner != -1:
+                mate[v] = mate[partner] = -1
+                freed.append(partner)
+        pairs = _Pairs(self.fresh, mate, alive)
+        for v in freed:
+            if alive[v] and mate[v] == -1:
+                pairs._augment(v)
+        return pairs
+
+    def _augment(self, root: int) -> bool:
+        """Grow the matching by an augmenting path from the unmatched ``root``, if any."""
+        fresh, mate, alive = self.fresh, self.mate, self.alive
+        n = len(fresh)
+        parent = [-1] * n
+        base = list(range(n))
+        in_tree = [False] * n
+        in_tree[root] = True
+        queue = [root]
+
+        def common_base(a: int, b: int) -> int:
+            seen = [False] * n
+            while True:
+                a = base[a]
+                seen[a] = True
+                if mate[a] == -1:
+                    break
+                a = parent[mate[a]]
+            while True:
+                b = base[b]
+                if seen[b]:
+                    return b
+                b = parent[mate[b]]
+
+        def mark(v: int, stem: int, child: int, blossom: list[bool]) -> None:
+            while base[v] != stem:
+                blossom[base[v]] = blossom[base[mate[v]]] = True
+                parent[v] = child
+                child = mate[v]
+                v = parent[mate[v]]
+
+        head = 0
+        while head < len(queue):
+            v = queue[head]
+            head += 1
+            for to in fresh[v]:
+                if not alive[to] or base[v] == base[to] or mate[v] == to:
+                    continue
+                if to == root or (mate[to] != -1 and parent[mate[to]] != -1):
+                    stem = common_base(v, to)
+                    blossom = [False] * n
+                    mark(v, stem, to, blossom)
+                    mark(to, stem, v, blossom)
+                    for i in range(n):
+                        if blossom[base[i]]:
+                            base[i] = stem
+                            if not in_tree[i]:
+                                in_tree[i] = True
+                                queue.append(i)
+                elif parent[to] == -1:
+                    parent[to] = v
+                    if mate[to] == -1:
+                        while to != -1:
+                            back = parent[to]
+                            onward = mate[back]
+                            mate[to], mate[back] = back, to
+                            to = onward
+                        return True
+                    in_tree[mate[to]] = True
+                    queue.append(mate[to])
+        return False
 
 
 # King of the hill --------------------------------------------------------------------
@@ -400,8 +552,11 @@ def king_of_the_hill_round(
     byes: list[str] = []
     if len(ladder) % 2:
         sat_out = Counter(name for rnd in played for name in rnd.byes)
-        fewest = min(sat_out[name] for name in ladder)
-        lowest = max(i for i, name in enumerate(ladder) if sat_out[name] == fewest)
+        # Whoever just sat out plays the next round, even when a new turn starts.
+        back = set(played[-1].byes) if played else set()
+        turn = [name for name in ladder if name not in back]
+        fewest = min(sat_out[name] for name in turn)
+        lowest = max(i for i, name in enumerate(ladder) if name in turn and sat_out[name] == fewest)
         byes.append(ladder.pop(lowest))
     tables = tuple(Table(i // 2 + 1, ladder[i], ladder[i + 1]) for i in range(0, len(ladder), 2))
     return Round(len(played) + 1, tables, tuple(byes))

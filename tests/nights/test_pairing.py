@@ -248,3 +248,289 @@ def test_no_results_yet_everyone_shares_first() -> None:
         (1, "Bob", 0),
         (1, "Cy", 0),
     ]
+
+
+# Random nights ---------------------------------------------------------------------
+
+
+@st.composite
+def outcomes(draw: st.DrawFn, rnd: Round) -> list[Result]:
+    """A result for every table of ``rnd``: a win either way, a draw or a forfeit."""
+    results = []
+    for t in rnd.tables:
+        kind = draw(st.sampled_from(["a", "b", "draw", "forfeit a", "forfeit b"]))
+        points_a, points_b = draw(st.integers(0, 250)), draw(st.integers(0, 250))
+        if kind == "draw":
+            results.append(Result(rnd.number, t.number, t.a, t.b, points_a, points_a, None))
+        elif kind.startswith("forfeit"):
+            winner = t.a if kind.endswith("a") else t.b
+            results.append(Result(rnd.number, t.number, t.a, t.b, 0, 0, winner, forfeit=True))
+        else:
+            winner = t.a if kind == "a" else t.b
+            win, lose = max(points_a, points_b) + 1, min(points_a, points_b)
+            scores = (win, lose) if winner == t.a else (lose, win)
+            results.append(
+                Result(rnd.number, t.number, t.a, t.b, *scores, winner, shutout=lose == 0)
+            )
+    return results
+
+
+def fewest_rematches(people: list[str], met: set[frozenset[str]], may_sit_out: list[str]) -> int:
+    """Brute force: the fewest rematches of any pairing of ``people``, the bye (odd
+    count) going to one of ``may_sit_out``."""
+
+    def pairings(left: tuple[str, ...]) -> int:
+        if not left:
+            return 0
+        first, rest = left[0], left[1:]
+        return min(
+            (frozenset((first, other)) in met) + pairings(rest[:i] + rest[i + 1 :])
+            for i, other in enumerate(rest)
+        )
+
+    if len(people) % 2 == 0:
+        return pairings(tuple(people))
+    return min(pairings(tuple(p for p in people if p != bye)) for bye in may_sit_out)
+
+
+def sat_out_least(entrants: list[str], played: list[Round]) -> list[str]:
+    counts = Counter(x for r in played for x in r.byes)
+    fewest = min(counts[x] for x in entrants)
+    return [x for x in entrants if counts[x] == fewest]
+
+
+def meetings(rounds: list[Round]) -> set[frozenset[str]]:
+    return {frozenset((t.a, t.b)) for r in rounds for t in r.tables}
+
+
+def rematches(rnd: Round, met: set[frozenset[str]]) -> int:
+    return sum(frozenset((t.a, t.b)) in met for t in rnd.tables)
+
+
+# Swiss -----------------------------------------------------------------------------
+
+
+def test_swiss_round_one_top_half_against_bottom_half() -> None:
+    rnd = next_round("swiss", names(8), [], [])
+    assert rnd == Round(
+        1,
+        (
+            Table(1, "P001", "P005"),
+            Table(2, "P002", "P006"),
+            Table(3, "P003", "P007"),
+            Table(4, "P004", "P008"),
+        ),
+        (),
+    )
+    # Seven: the lowest seed sits out, the other six split in halves.
+    rnd = next_round("swiss", names(7), [], [])
+    assert rnd == Round(
+        1,
+        (Table(1, "P001", "P004"), Table(2, "P002", "P005"), Table(3, "P003", "P006")),
+        ("P007",),
+    )
+
+
+def test_swiss_round_two_pairs_within_score_groups() -> None:
+    # Seeds 1-4 each won 150-100 (no other tie-break parts them): winners 1 2 3 4 on 2
+    # points pair top half against bottom half, 1-3 and 2-4; the losers 5 6 7 8 likewise.
+    entrants = names(8)
+    first = next_round("swiss", entrants, [], [])
+    assert first is not None
+    results = [Result(1, t.number, t.a, t.b, 150, 100, t.a) for t in first.tables]
+    second = next_round("swiss", entrants, [first], results)
+    assert second is not None
+    assert [(t.number, t.a, t.b) for t in second.tables] == [
+        (1, "P001", "P003"),
+        (2, "P002", "P004"),
+        (3, "P005", "P007"),
+        (4, "P006", "P008"),
+    ]
+
+
+def test_swiss_floats_down_from_an_odd_group() -> None:
+    # Six: 1-4, 2-5, 3-6; seeds 1 and 2 win 150-100, 3-6 is a draw. Board: 1, 2 on 2
+    # points (tied on everything, seed order), 3, 6 on 1, then 4, 5 on 0. 1-2 at table 1.
+    # 3's group is 3 and 6, who have met: 3 floats down to the top of the next group (4,
+    # who has not met 3), and 6 meets 5.
+    entrants = names(6)
+    first = next_round("swiss", entrants, [], [])
+    assert first is not None
+    results = [
+        Result(1, 1, "P001", "P004", 150, 100, "P001"),
+        Result(1, 2, "P002", "P005", 150, 100, "P002"),
+        Result(1, 3, "P003", "P006", 120, 120, None),
+    ]
+    second = next_round("swiss", entrants, [first], results)
+    assert second is not None
+    assert [(t.a, t.b) for t in second.tables] == [
+        ("P001", "P002"),
+        ("P003", "P004"),
+        ("P006", "P005"),
+    ]
+
+
+@given(st.integers(2, 10), st.data())
+def test_swiss_avoids_every_avoidable_rematch(n: int, data: st.DataObject) -> None:
+    # Any history at all (random pairings, random results), then the next Swiss round:
+    # it has no more rematches than the best pairing a brute force finds.
+    entrants = names(n)
+    played: list[Round] = []
+    results: list[Result] = []
+    for number in range(1, data.draw(st.integers(0, n + 1)) + 1):
+        order = data.draw(st.permutations(entrants))
+        byes = tuple(order[n - 1 :]) if n % 2 else ()
+        tables = tuple(Table(i // 2 + 1, order[i], order[i + 1]) for i in range(0, n - 1, 2))
+        played.append(Round(number, tables, byes))
+        results += data.draw(outcomes(played[-1]))
+    rnd = next_round("swiss", entrants, played, results)
+    assert rnd is not None
+    assert sorted(seated(rnd)) == entrants
+    assert [t.number for t in rnd.tables] == list(range(1, n // 2 + 1))
+    may_sit_out = sat_out_least(entrants, played)
+    assert set(rnd.byes) <= set(may_sit_out)
+    met = meetings(played)
+    assert rematches(rnd, met) == fewest_rematches(entrants, met, may_sit_out)
+
+
+@given(st.integers(2, 24), st.data())
+def test_swiss_nights(n: int, data: st.DataObject) -> None:
+    # Swiss rounds after Swiss rounds: everyone once a round, nobody sits out twice
+    # while someone has not sat out, the top of the board at table 1, and (small
+    # nights) no rematch a brute force could avoid.
+    entrants = names(n)
+    played: list[Round] = []
+    results: list[Result] = []
+    for _ in range(data.draw(st.integers(1, n + 2))):
+        rnd = next_round("swiss", entrants, played, results)
+        assert rnd is not None
+        assert rnd.number == len(played) + 1
+        assert sorted(seated(rnd)) == entrants
+        assert len(rnd.byes) == n % 2
+        assert set(rnd.byes) <= set(sat_out_least(entrants, played))
+        board = [s.entrant for s in standings(entrants, results, played)]
+        tops = [board.index(t.a) for t in rnd.tables]
+        assert tops == sorted(tops)
+        assert all(board.index(t.a) < board.index(t.b) for t in rnd.tables)
+        if n <= 10:
+            met = meetings(played)
+            best = fewest_rematches(entrants, met, sat_out_least(entrants, played))
+            assert rematches(rnd, met) == best
+        played.append(rnd)
+        results += data.draw(outcomes(rnd))
+
+
+def test_swiss_for_160_entrants() -> None:
+    import random
+
+    rng = random.Random(160)
+    entrants = names(160)
+    played: list[Round] = []
+    results: list[Result] = []
+    for _ in range(7):
+        rnd = next_round("swiss", entrants, played, results)
+        assert rnd is not None
+        assert sorted(seated(rnd)) == entrants
+        assert rematches(rnd, meetings(played)) == 0
+        played.append(rnd)
+        for t in rnd.tables:
+            winner = rng.choice([t.a, t.b, None])
+            score = rng.randrange(0, 100)
+            points = (150, score) if winner == t.a else (score, 150) if winner else (90, 90)
+            results.append(Result(rnd.number, t.number, t.a, t.b, *points, winner))
+    assert len(played) == 7
+
+
+# King of the hill ------------------------------------------------------------------
+
+
+def test_king_of_the_hill_round_one_in_seed_order() -> None:
+    teams = ["Ann & Bob", "Cy & Di", "Eve & Fay", "Gus & Hal", "Ivy & Jo"]
+    rnd = next_round("king_of_the_hill", teams, [], [])
+    assert rnd == Round(
+        1, (Table(1, "Ann & Bob", "Cy & Di"), Table(2, "Eve & Fay", "Gus & Hal")), ("Ivy & Jo",)
+    )
+
+
+def test_king_of_the_hill_movement() -> None:
+    entrants = list("ABCDEFGH")
+    first = next_round("king_of_the_hill", entrants, [], [])
+    assert first is not None
+    assert [(t.a, t.b) for t in first.tables] == [("A", "B"), ("C", "D"), ("E", "F"), ("G", "H")]
+    results = [
+        Result(1, 1, "A", "B", 150, 90, "A"),
+        Result(1, 2, "C", "D", 0, 0, "D", forfeit=True),
+        Result(1, 3, "E", "F", 100, 100, None),
+        Result(1, 4, "G", "H", 150, 0, "G", shutout=True),
+    ]
+    # A won table 1 and stays; D won table 2 (by forfeit) and goes up to table 1.
+    # B lost table 1 and goes down to 2. C lost table 2 and would go down to 3, but E
+    # and F drew and keep table 3, so C stays at 2; G won table 4 and would go up to 3,
+    # so G stays at 4, with H, the bottom table's loser.
+    second = next_round("king_of_the_hill", entrants, [first], results)
+    assert second == Round(
+        2, (Table(1, "A", "D"), Table(2, "B", "C"), Table(3, "E", "F"), Table(4, "G", "H")), ()
+    )
+    results = [
+        Result(2, 1, "A", "D", 90, 150, "D"),
+        Result(2, 2, "B", "C", 150, 20, "B"),
+        Result(2, 3, "E", "F", 60, 150, "F"),
+        Result(2, 4, "G", "H", 150, 70, "G"),
+    ]
+    # D stays at 1 and B comes up; A goes down to 2 and F comes up; C goes down to 3 and
+    # G comes up; E goes down to 4 and H stays.
+    third = next_round("king_of_the_hill", entrants, [first, second], results)
+    assert third == Round(
+        3, (Table(1, "D", "B"), Table(2, "A", "F"), Table(3, "C", "G"), Table(4, "E", "H")), ()
+    )
+
+
+def test_king_of_the_hill_byes_by_hand() -> None:
+    entrants = list("ABCDE")
+    played: list[Round] = []
+    first = next_round("king_of_the_hill", entrants, played, [])
+    assert first == Round(1, (Table(1, "A", "B"), Table(2, "C", "D")), ("E",))
+    played.append(first)
+    # B wins table 1, C wins table 2: B C | A D, then E back at the bottom: B C A D E.
+    # The lowest placed who has not sat out is D.
+    results = [Result(1, 1, "A", "B", 40, 150, "B"), Result(1, 2, "C", "D", 150, 80, "C")]
+    second = next_round("king_of_the_hill", entrants, played, results)
+    assert second == Round(2, (Table(1, "B", "C"), Table(2, "A", "E")), ("D",))
+    played.append(second)
+    # B wins table 1, E wins table 2: B E | C A, D back: B E C A D; A sits out.
+    results += [Result(2, 1, "B", "C", 150, 10, "B"), Result(2, 2, "A", "E", 30, 150, "E")]
+    third = next_round("king_of_the_hill", entrants, played, results)
+    assert third == Round(3, (Table(1, "B", "E"), Table(2, "C", "D")), ("A",))
+
+
+def test_king_of_the_hill_needs_every_result() -> None:
+    entrants = list("ABCD")
+    first = next_round("king_of_the_hill", entrants, [], [])
+    assert first is not None
+    with pytest.raises(NightError, match="round 1, table 2 has no result yet"):
+        next_round("king_of_the_hill", entrants, [first], [Result(1, 1, "A", "B", 1, 0, "A")])
+
+
+@given(st.integers(2, 15), st.data())
+def test_king_of_the_hill_byes_rotate(n: int, data: st.DataObject) -> None:
+    # Over each n rounds of an odd night everyone sits out exactly once, and whoever
+    # sat out comes back at the bottom table.
+    entrants = names(n)
+    played: list[Round] = []
+    results: list[Result] = []
+    for _ in range(2 * n):
+        rnd = next_round("king_of_the_hill", entrants, played, results)
+        assert rnd is not None
+        assert sorted(seated(rnd)) == entrants
+        assert [t.number for t in rnd.tables] == list(range(1, n // 2 + 1))
+        if played and played[-1].byes and n > 1:
+            (back,) = played[-1].byes
+            assert back in (rnd.tables[-1].a, rnd.tables[-1].b)
+        played.append(rnd)
+        results += data.draw(outcomes(rnd))
+    byes = [x for r in played for x in r.byes]
+    if n % 2:
+        assert sorted(byes[:n]) == entrants
+        assert sorted(byes[n:]) == entrants
+    else:
+        assert byes == []
