@@ -408,6 +408,18 @@ PLURALS = {
             "few": "Записаны {n} платежа: все в расчёте.",
             "many": "Записано {n} платежей: все в расчёте.",
         },
+        "%(num)d round": {"one": "{n} тур", "few": "{n} тура", "many": "{n} туров"},
+        "%(num)d deal a table": {"one": "{n} раздача за столом",
+                                 "few": "{n} раздачи за столом",
+                                 "many": "{n} раздач за столом"},
+        "%(num)d table of this round is not confirmed yet.": {
+            "one": "{n} стол этого тура ещё не подтверждён.",
+            "few": "{n} стола этого тура ещё не подтверждены.",
+            "many": "{n} столов этого тура ещё не подтверждены.",
+        },
+        "playing, %(num)d hand": {"one": "идёт игра, {n} раздача",
+                                  "few": "идёт игра, {n} раздачи",
+                                  "many": "идёт игра, {n} раздач"},
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -421,6 +433,10 @@ PLURALS = {
         "In progress after %(num)d deal; %(name)s deals next.":
             "در جریان، پس از {n} دست؛ دست بعدی را \u2068Ann\u2069 می‌دهد.",
         "%(num)d payment recorded: everybody is square.": "{n} پرداخت ثبت شد: حساب همه صاف است.",
+        "%(num)d round": "{n} دور",
+        "%(num)d deal a table": "{n} دست برای هر میز",
+        "%(num)d table of this round is not confirmed yet.": "{n} میز این دور هنوز تأیید نشده است.",
+        "playing, %(num)d hand": "در حال بازی، {n} دست",
     },
 }
 

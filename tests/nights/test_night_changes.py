@@ -17,7 +17,7 @@ from tests.nights.test_night_pages import play_out, start, tables
 def test_a_correction_with_its_reason_and_a_forfeit(client: FlaskClient, app: Flask) -> None:
     night_id = start(client)
     client.post(f"/n/{night_id}/rounds", data={"round": "0"})
-    first, second = tables(app, night_id, 1)
+    first, _second = tables(app, night_id, 1)
     play_out(client, first.game_id, 0)
     client.post(f"/g/{first.game_id}/confirm")
     # The organiser corrects table 1 to a 30-20 win of Di (b).
