@@ -90,7 +90,7 @@ def _register_blueprints(app: Flask) -> None:
     from .api import games, gin, groups, nights, remi, rulings  # noqa: F401 - routes on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
-    from .games import admin_views, live_views, sheet_views, views  # noqa: F401 - routes on games_bp
+    from .games import admin_views, live_views, sheet_views, table_views, views  # noqa: F401 - routes on games_bp
     from .games import bp as games_bp
     from .groups import bp as groups_bp
     from .groups import payment_views  # noqa: F401 - routes on groups_bp

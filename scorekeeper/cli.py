@@ -84,7 +84,7 @@ def _instance(_ctx: click.Context, _param: click.Parameter, value: str | None) -
 def serve_command(info: ScriptInfo, host: str, port: int, workers: int) -> None:
     """Bring the database up to date, then serve the app with gunicorn."""
     from .db import upgrade
-    from .pwa.views import urls_message
+    from .lan import urls_message
 
     # The app learns where it listens (the home page offers the addresses to phones).
     os.environ["SCOREKEEPER_LISTEN_HOST"] = host

@@ -48,12 +48,8 @@ def refuse_nulls(body: dict[str, Any], *fields: str) -> None:
 
 
 def _reject_constant(name: str) -> NoReturn:
+    """``NaN`` and ``Infinity`` are not JSON: the body is refused."""
     raise ValueError(f"{name} is not allowed in JSON")
-
-
-# One decoder for every body: ``json.loads`` with an argument of its own builds a new
-# decoder (and its scanner) at each call, a tenth of reading a hand's body.
-_DECODER = json.JSONDecoder(parse_constant=_reject_constant)
 
 
 def json_object() -> dict[str, Any]:
@@ -63,7 +59,7 @@ def json_object() -> dict[str, Any]:
     data = request.get_data(cache=True)
     try:  # bytes in UTF-8, -16 or -32, as ``json.loads`` reads them
         text = data.decode(json.detect_encoding(data), "surrogatepass")
-        body = _DECODER.decode(text)
+        body = json.loads(text, parse_constant=_reject_constant)
     except (ValueError, RecursionError):  # JSONDecodeError and UnicodeDecodeError included
         fail("request", "the body is not valid JSON")
     if not isinstance(body, dict):

@@ -2,7 +2,7 @@
 and import files (Flask-Limiter).
 
 **Sizes.** A game holds at most ``MOST_HANDS`` hands (deals) and its history at most
-``MOST_CHANGES`` entries; saving past either is refused (``games.service``), so every
+``MOST_CHANGES`` entries; saving past either is refused (``services.games``), so every
 game an export can write is one an import reads back: both importers take a game of
 ``MOST_HANDS`` hands and ``MOST_CHANGES`` changes, and ``/import`` files of up to
 ``IMPORT_BYTES`` — the most such a game's export can weigh, from the most one hand and
@@ -42,6 +42,7 @@ from flask_limiter.util import get_remote_address
 from werkzeug.wrappers import Response
 
 MOST_HANDS = 10_000
+ROSTER_MAX = 30  # players of a group
 MOST_CHANGES = 2 * MOST_HANDS  # a hand entered, and on average one correction of it
 # The most one hand (deal) takes in an export (``indent=1``), and one history entry (a
 # correction: the hand before and after), with 40-letter Cyrillic names: a Remi deal of

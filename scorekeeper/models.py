@@ -227,7 +227,7 @@ class GroupChange(Base):
 
 
 class GameSummary(Base):
-    """A game's figures for group standings, as ``groups.summaries`` derived them by replaying it;
+    """A game's figures for group standings, as ``services.summaries`` derived them by replaying it;
     valid only for the game's ``version`` and the engine ``stamp`` (a hash of the code
     that scores), so a change to the game or to the rules engine makes it stale."""
 

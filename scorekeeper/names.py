@@ -45,6 +45,8 @@ from sqlalchemy.orm.attributes import set_committed_value
 if TYPE_CHECKING:
     from .models import GameData
 
+NAME_MAX = 40  # characters of a player's name
+GROUP_NAME_MAX = 60  # characters of a group's name
 REPLACEMENT = "\ufffd"
 FSI, PDI = "\u2068", "\u2069"
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -10,7 +10,6 @@ from flask import Flask, Request, Response, abort, render_template, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
-from itsdangerous import URLSafeTimedSerializer
 from werkzeug.exceptions import HTTPException
 from werkzeug.sansio.utils import host_is_trusted
 
@@ -77,38 +76,18 @@ def is_token(value: object) -> bool:
 
 
 class SessionCookies(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, with the signer built once per set of keys, and
-    none for the JSON API.
-
-    Flask builds a new serializer (and its key list) for every request, a twentieth of
-    what saving a hand costs; one is kept for as long as the secret key and its
-    fallbacks stay what they were (a new key gets a new one).
+    """Flask's signed-cookie sessions, and none for the JSON API.
 
     The API is sent by programs, not browsers, and never looks at a cookie: a change
     needs the game's ``X-Edit-Secret``. Its requests get Flask's null session (empty,
-    never saved, refusing to be written), where opening and saving a cookie session
-    cost a sixteenth of a bare Flask request.
+    never saved, refusing to be written), so no cookie is read or set there.
     """
-
-    _kept: tuple[tuple[object, ...], URLSafeTimedSerializer] | None = None
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         """The browser's session, or the null session on the API."""
         if request.path.startswith(API_PREFIX):
             return self.make_null_session(app)
         return super().open_session(app, request)
-
-    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
-        """Flask's serializer for the app's current keys, built when they change."""
-        if not app.secret_key:
-            return None
-        keys = (*(app.config["SECRET_KEY_FALLBACKS"] or ()), app.secret_key)
-        kept = self._kept
-        if kept is None or kept[0] != keys:
-            serializer = super().get_signing_serializer(app)
-            assert serializer is not None
-            kept = self._kept = (keys, serializer)
-        return kept[1]
 
 
 def init_app(app: Flask) -> None:

@@ -92,7 +92,7 @@ def date_everything(app: Flask, moment: datetime) -> None:
 def keep_printed_html(monkeypatch: pytest.MonkeyPatch, *, typeset: bool) -> list[str]:
     """The HTML of every document the views print during the test, in order; each
     typeset as usual, or (``typeset=False``) answered with an empty PDF instead."""
-    from scorekeeper.pdf import render
+    from scorekeeper.printing import render
 
     seen: list[str] = []
     original = render.html_to_pdf

@@ -15,8 +15,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.db import get_session
-from scorekeeper.games import service
 from scorekeeper.models import Hand
+from scorekeeper.services import games as service
 from tests.conftest import PG_URL
 
 ANN, BOB = 0, 1

@@ -45,7 +45,7 @@ def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
 ) -> None:
     """A phone printing the sheet (held inside WeasyPrint) stalls no other phone's save:
     the read took no write lock, in this process or in another one."""
-    from scorekeeper.pdf import render
+    from scorekeeper.printing import render
 
     printer, saver = make_app(), make_app()  # two processes, as two gunicorn workers
     game = saver.test_client().post(

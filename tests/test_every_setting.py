@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from helpers import keep_printed_html
 
 from scorekeeper.games.forms import NewGameForm
-from scorekeeper.rulecards.content import game_card
+from scorekeeper.rulebook.content import game_card
 from scorekeeper.scoring.rules import PRESETS
 from scorekeeper.variants import VARIANTS
 

@@ -477,8 +477,8 @@ def test_summaries_are_stored_and_replaced_when_the_engine_changes(
     from sqlalchemy import select
 
     from scorekeeper.db import get_session
-    from scorekeeper.groups.scoring_stamp import SCORING_STAMP
     from scorekeeper.models import GameSummary
+    from scorekeeper.services.scoring_stamp import SCORING_STAMP
 
     before = standings(client, friday["group"])
     with app.app_context():

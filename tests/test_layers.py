@@ -1,12 +1,14 @@
 """The package's layers import one way (README, "Development").
 
 From the bottom: ``scoring/`` (the rules, stdlib only); the shared pieces (database,
-models, hands, sheets, i18n, security, the hand forms and entry helpers, the JSON body
-readers, the charts); ``variants/`` (what each kind of game knows) with a group's game
-summaries (what each kind's replay counts up to, and the stamp of the scoring code);
-the pages and the API; the app factory. A module may import its own layer or a lower
-one, never a higher one, at the top of the file or inside a function. Read from the
-source (AST), so a lazy import counts as much as one at the top.
+models, hands and their forms, sheets, i18n, security, names, the JSON body readers, the
+charts and QR codes, the network addresses); ``variants/`` (what each kind of game
+knows); the services over the game's own model (``services/``: saves, access, a game's
+record and document, groups, payments, rulings; ``printing/``; ``rulebook/``); the
+features side by side, each owning a Blueprint; the app factory. A module may import its
+own piece or a lower layer, never a higher one, and a feature never imports another
+feature, at the top of the file or inside a function. Read from the source (AST), so a
+lazy import counts as much as one at the top.
 """
 
 from __future__ import annotations
@@ -25,42 +27,43 @@ PACKAGE = Path(__file__).resolve().parent.parent / "scorekeeper"
 SCORING = 0
 SHARED = 1
 VARIANTS = 2
-PAGES = 3
-APP = 4
+SERVICES = 3
+FEATURES = 4
+APP = 5
 
-# The pieces of the package and their layer: a folder or a module at the top, or a
-# module inside a folder (``groups.summaries``) that sits lower than the rest of it.
+# The pieces of the package, a folder or a module at the top, and their layer.
 LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
     "models": SHARED,
-    "hands": SHARED,  # a hand's stored inputs, its form fields, form to inputs and back
+    "hands": SHARED,  # a hand's stored inputs, its form fields, the checkers' forms
+    "forms": SHARED,  # a name's text check, a button-only POST, the PIN
     "i18n": SHARED,
     "security": SHARED,
     "jsonbody": SHARED,
     "names": SHARED,  # what a name may hold, when two look the same, how one is shown
-    "limits": SHARED,  # how fast one client may create and import
+    "limits": SHARED,  # how much a game holds, how fast one client may create and import
     "money": SHARED,  # which codes are currencies, a payment's amount
-    "charts": SHARED,
+    "charts": SHARED,  # pictures drawn on the server: charts and QR codes
+    "lan": SHARED,  # where other phones reach this server, links as they can open them
     "solar_hijri": SHARED,  # the Persian calendar's arithmetic
     "times": SHARED,  # dates and times in the reader's zone, language and calendar
     "formproblems": SHARED,  # a refused form's errors, each with its field's id
     "variants": VARIANTS,
-    # A game's record for a group's standings and money, from each kind's replay, kept
-    # as its summary: the game's page, PDF and API read a game's payments from it.
-    "groups.summaries": VARIANTS,
-    "groups.scoring_stamp": VARIANTS,
-    "games": PAGES,
-    "api": PAGES,
-    "pdf": PAGES,
-    "backup": PAGES,
-    "checker": PAGES,
-    "remi": PAGES,
-    "groups": PAGES,
-    "pwa": PAGES,
-    "rulecards": PAGES,  # the rule cards of the presets and of a game
-    "rulings": PAGES,  # settled disputes kept as they were decided
-    "nights": PAGES,  # club nights: several tables, one evening, one board
+    "services": SERVICES,  # the game's own model: saves, access, records, groups, rulings
+    "printing": SERVICES,  # a page typeset as PDF, a hand's printed lines, print options
+    "rulebook": SERVICES,  # the rule cards' text and worked examples
+    "games": FEATURES,
+    "api": FEATURES,
+    "pdf": FEATURES,
+    "backup": FEATURES,
+    "checker": FEATURES,
+    "remi": FEATURES,
+    "groups": FEATURES,
+    "pwa": FEATURES,
+    "rulecards": FEATURES,
+    "rulings": FEATURES,
+    "nights": FEATURES,  # club nights: several tables, one evening, one board
     "cli": APP,
     "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,
@@ -69,16 +72,34 @@ LAYERS = {
 }
 
 
+# A club night's own model under its pages: who meets whom, a night's rounds, games and
+# results, the night as shown, who runs it. The API's night routes may import these.
+NIGHT_MODEL = ("pairing", "service", "shown", "access")
+
+
+def _in_night_model(name: str) -> bool:
+    parts = name.split(".")
+    return parts[:2] == ["scorekeeper", "nights"] and len(parts) > 2 and parts[2] in NIGHT_MODEL
+
+
+def test_the_night_model_imports_no_feature() -> None:
+    """What the API's night routes import of the nights stands below every feature."""
+    for module in NIGHT_MODEL:
+        path = PACKAGE / "nights" / f"{module}.py"
+        above = [name for _line, name in imported(path)
+                 if (piece := target_piece(name)) is not None
+                 and LAYERS[piece] >= FEATURES and not _in_night_model(name)
+                 and name != "scorekeeper.nights"]
+        assert above == [], module
+
+
 def modules() -> list[Path]:
     return sorted(PACKAGE.rglob("*.py"))
 
 
 def piece_of(path: Path) -> str:
-    """The piece a file belongs to: ``games`` for ``games/views.py``,
-    ``groups.summaries`` for ``groups/summaries.py``."""
-    parts = path.relative_to(PACKAGE).with_suffix("").parts
-    inner = ".".join(parts[:2])
-    return inner if len(parts) > 1 and inner in LAYERS else parts[0]
+    """The piece a file belongs to: ``games`` for ``games/views.py``."""
+    return path.relative_to(PACKAGE).with_suffix("").parts[0]
 
 
 def module_name(path: Path) -> list[str]:
@@ -117,8 +138,6 @@ def target_piece(name: str) -> str | None:
     parts = name.split(".")
     if parts[0] != "scorekeeper":
         return None
-    if ".".join(parts[1:3]) in LAYERS:
-        return ".".join(parts[1:3])
     # ``scorekeeper`` itself, or a name defined in its ``__init__`` (``create_app``).
     return parts[1] if len(parts) > 1 and parts[1] in LAYERS else "__init__"
 
@@ -137,6 +156,26 @@ def test_no_module_imports_a_higher_layer(path: Path) -> None:
         if piece is not None and piece != own and LAYERS[piece] > LAYERS[own]:
             upward.append(f"line {line}: {name}")
     assert upward == []
+
+
+@pytest.mark.parametrize(
+    "path",
+    [p for p in modules() if LAYERS[piece_of(p)] == FEATURES],
+    ids=lambda p: str(p.relative_to(PACKAGE)),
+)
+def test_no_feature_imports_another(path: Path) -> None:
+    """The features stand side by side: what two of them need lives below them. The
+    one exception: the API's night routes (``api/nights.py``) read a club night's own
+    model, which imports no page (``NIGHT_MODEL``)."""
+    own = piece_of(path)
+    beside = [
+        f"line {line}: {name}"
+        for line, name in imported(path)
+        if (piece := target_piece(name)) is not None and piece != own
+        and LAYERS[piece] == FEATURES
+        and not (path == PACKAGE / "api" / "nights.py" and _in_night_model(name))
+    ]
+    assert beside == []
 
 
 @pytest.mark.parametrize(
@@ -204,32 +243,12 @@ def test_the_checks_see_an_upward_import() -> None:
     assert LAYERS["api"] > LAYERS["variants"]
 
 
-def test_a_lower_module_in_a_folder_is_its_own_piece() -> None:
-    """``groups/summaries.py`` sits below the group pages: the game's pages may read a
-    game's payments from it although the group pages import the game's pages; an
-    upward import from it would still be seen."""
-    assert piece_of(PACKAGE / "groups" / "summaries.py") == "groups.summaries"
-    assert piece_of(PACKAGE / "groups" / "views.py") == "groups"
-    source = "from ..games import access\nfrom . import service\n"
-    names = [name for _line, name in imported(PACKAGE / "groups" / "summaries.py", source)]
-    assert names == [
-        "scorekeeper.games",
-        "scorekeeper.games.access",
-        "scorekeeper.groups.service",
-    ]
-    assert [target_piece(name) for name in names] == ["games", "games", "groups"]
-    assert LAYERS["games"] > LAYERS["groups.summaries"]
-    assert LAYERS["groups"] > LAYERS["groups.summaries"]
-
-
-@pytest.mark.parametrize("piece", [p for p in LAYERS if "." in p])
-def test_a_lower_modules_folder_brings_in_nothing_higher(piece: str) -> None:
-    """Importing ``groups.summaries`` runs ``groups/__init__.py`` first: what that file
-    imports must sit no higher than the module itself."""
-    folder = piece.split(".")[0]
-    upward = [
-        f"line {line}: {name}"
-        for line, name in imported(PACKAGE / folder / "__init__.py")
-        if (target := target_piece(name)) is not None and LAYERS[target] > LAYERS[piece]
-    ]
-    assert upward == []
+def test_the_checks_see_a_feature_import_another() -> None:
+    """A rulings page reaching for the checker's form is seen as one feature standing
+    on another, though both sit on the same layer."""
+    source = "from ..checker.views import check\nfrom ..services import rulings\n"
+    names = [name for _line, name in imported(PACKAGE / "rulings" / "views.py", source)]
+    pieces = [target_piece(name) for name in names]
+    assert pieces == ["checker", "checker", "services", "services"]
+    assert LAYERS["checker"] == LAYERS["rulings"] == FEATURES
+    assert LAYERS["services"] < FEATURES

@@ -336,20 +336,27 @@ def test_every_link_on_the_page_leads_somewhere_on_it(client: FlaskClient) -> No
 
 
 def test_a_fields_table_of_the_page(client: FlaskClient) -> None:
-    """The layoffs of a declared defender: a row for the list, one for each field inside."""
+    """The layoffs of a declared defender: a row for the list, linked to the layoff's
+    own table."""
     html = client.get("/api/docs").get_data(as_text=True)
-    section = html.split('id="schema-DefenderCards"', 1)[1].split("</section>", 1)[0]
-    rows = [
-        (int(depth), " ".join(unescape(re.sub(r"<[^>]+>", " ", row)).split()).replace(" ,", ","))
-        for depth, row in re.findall(r'<tr>\s*<th scope="row" class="depth-(\d)">(.*?)</tr>',
-                                     section, re.S)
-    ]
-    assert rows == [
+
+    def rows(name: str) -> list[tuple[int, str]]:
+        section = html.split(f'id="schema-{name}"', 1)[1].split("</section>", 1)[0]
+        return [
+            (int(depth),
+             " ".join(unescape(re.sub(r"<[^>]+>", " ", row)).split()).replace(" ,", ","))
+            for depth, row in re.findall(
+                r'<tr>\s*<th scope="row" class="depth-(\d)">(.*?)</tr>', section, re.S)
+        ]
+
+    assert rows("DefenderCards") == [
         (0, "cards required Cards"),
         (0, "melds array of Cards, at most 11 items Declared melds (optional)."),
-        (0, "layoffs array of object, at most 11 items Declared layoffs (optional)."),
-        (1, "card required Card"),
-        (1, "meld required integer, 0–10 0-based index into the knocker's melds."),
+        (0, "layoffs array of Layoff, at most 11 items Declared layoffs (optional)."),
+    ]
+    assert rows("Layoff") == [
+        (0, "card required Card"),
+        (0, "meld required integer, 0–10 0-based index into the knocker's melds."),
     ]
 
 
@@ -374,8 +381,8 @@ def test_types_as_the_page_words_them(schema: dict[str, Any], shown: str) -> Non
 
 
 def test_fields_inside_a_list_of_objects() -> None:
-    players = document()["components"]["schemas"]["RemiSettleRequest"]["properties"]["players"]
-    assert [(f.name, f.required, str(f.type)) for f in fields_of(players)] == [
+    player = document()["components"]["schemas"]["RemiPlayer"]
+    assert [(f.name, f.required, str(f.type)) for f in fields_of(player)] == [
         ("name", True, "string, at most 40 characters"),
         ("table", False, 'array of <a href="#schema-Cards">Cards</a>, at most 16 items'),
         ("hand", False, '<a href="#schema-Cards">Cards</a>'),

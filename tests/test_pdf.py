@@ -282,7 +282,7 @@ def test_printing_fetches_only_the_apps_static_files(app: Flask, tmp_path: Path)
 
     import weasyprint
 
-    from scorekeeper.pdf import render
+    from scorekeeper.printing import render
 
     secret = tmp_path / "secret.txt"
     secret.write_text("not for printing")
@@ -410,7 +410,7 @@ def test_cards_print_left_to_right_in_a_right_to_left_page(
     from flask import render_template_string
     from PIL import Image
 
-    from scorekeeper.pdf.render import html_to_pdf
+    from scorekeeper.printing.render import html_to_pdf
     from scorekeeper.scoring import parse_cards
 
     page = (

@@ -26,8 +26,8 @@ SAID = {
 
 def choices(app: Flask, lang: str = "en") -> list[tuple[str, str, str]]:
     """Every (form, preset, label) of the two forms that choose rules, in ``lang``."""
-    from scorekeeper.checker.forms import PRESET_CHOICES
     from scorekeeper.games.forms import NewGameForm
+    from scorekeeper.hands.check_form import PRESET_CHOICES
 
     with app.test_request_context(headers={"Accept-Language": lang}):
         new_game = NewGameForm().preset.choices

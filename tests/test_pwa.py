@@ -17,7 +17,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.pwa import lan
+from scorekeeper import lan
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

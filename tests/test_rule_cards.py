@@ -14,7 +14,7 @@ import pytest
 from flask.testing import FlaskClient
 from pypdf import PdfReader
 
-from scorekeeper.rulecards.content import CARDS
+from scorekeeper.rulebook.content import CARDS
 from scorekeeper.scoring.rules import PRESETS
 from scorekeeper.variants import VARIANTS
 from tests.helpers import new_game

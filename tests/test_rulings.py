@@ -16,8 +16,8 @@ from pypdf import PdfReader
 from sqlalchemy import select
 
 from scorekeeper.db import get_session
-from scorekeeper.groups.scoring_stamp import SCORING_STAMP
 from scorekeeper.models import Ruling
+from scorekeeper.services.scoring_stamp import SCORING_STAMP
 
 API = "/api/v1/rulings"
 # RULES.md §8 example 7: the defender lays off four cards and undercuts.

@@ -1,4 +1,4 @@
-"""The stamp of the scoring code (groups/scoring_stamp.py): it covers every file whose
+"""The stamp of the scoring code (services/scoring_stamp.py): it covers every file whose
 change could change a game's summary, and any change to one of them changes it."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.groups.scoring_stamp import ROOT, SCORING_STAMP, sources, stamp_of
-from scorekeeper.groups.summaries import record_of
 from scorekeeper.hands.inputs import score_hand
+from scorekeeper.services.scoring_stamp import ROOT, SCORING_STAMP, sources, stamp_of
+from scorekeeper.services.summaries import record_of
 from scorekeeper.variants.replay import gin_sheet
 
 # The same on every database: run in the SQLite pass only (Makefile).
@@ -35,7 +35,7 @@ def test_the_stamp_covers_the_engine_the_variants_and_what_turns_inputs_into_a_s
     assert {path.relative_to(ROOT).as_posix() for path in turning} == {
         "hands/inputs.py",
         "variants/replay.py",
-        "groups/summaries.py",
+        "services/summaries.py",
     }
 
 
@@ -45,7 +45,7 @@ def test_the_stamp_is_the_hash_of_those_files() -> None:
 
 
 @pytest.mark.parametrize("changed", ["scoring/settle.py", "variants/remi.py", "variants/replay.py",
-                                     "groups/summaries.py"])
+                                     "services/summaries.py"])
 def test_a_change_to_any_of_them_changes_the_stamp(tmp_path: Path, changed: str) -> None:
     copies = []
     for path in sources():

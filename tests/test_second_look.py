@@ -17,7 +17,7 @@ import pytest
 from flask import Flask, before_render_template
 from flask.testing import FlaskClient
 
-from scorekeeper.pwa import qr
+from scorekeeper.charts import qr
 from tests.conftest import PG_URL
 from tests.helpers import new_game, quick, version_of, win
 

@@ -1,4 +1,4 @@
-"""Saving a hand through ``games.service``, the one way the API and the pages save: the
+"""Saving a hand through ``services.games``, the one way the API and the pages save: the
 game read locked, then the hand, its idempotency key, its history entry and the game's
 next version stored in one transaction, on either database."""
 
@@ -15,8 +15,8 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.db import get_session
-from scorekeeper.games import service
 from scorekeeper.models import Change, Game, GameData, Submission
+from scorekeeper.services import games as service
 
 KNOCK = {"mode": "quick", "outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
          "defender_deadwood": 12, "upcard": None}

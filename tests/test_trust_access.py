@@ -266,8 +266,8 @@ def test_the_factory_uses_the_instance_key(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 def test_try_pin_stops_working_after_ten_wrong_guesses() -> None:
-    from scorekeeper.games import access
     from scorekeeper.models import Game
+    from scorekeeper.services import access
 
     game = Game(pin_failures=0)
     access.set_pin(game, "4321")

@@ -240,7 +240,7 @@ def long_game(app: Flask, hands: int) -> str:
     """A gin game of ``hands`` hands (1 point each way in turn, to a target far away),
     each added as the API adds one (``service.add_hand``, its inputs read by the API's
     reading): built in the database, not through thousands of requests."""
-    from scorekeeper.games import service
+    from scorekeeper.services import games as service
     from scorekeeper.variants import VARIANTS
 
     with app.app_context():

@@ -18,8 +18,8 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 from werkzeug.security import generate_password_hash
 
-from scorekeeper.games import access
 from scorekeeper.models import Game, Group
+from scorekeeper.services import access
 from tests.helpers import new_game
 
 

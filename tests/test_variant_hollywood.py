@@ -306,7 +306,7 @@ def test_the_printed_sheet_holds_names_points_and_every_games_finals(
 ) -> None:
     from scorekeeper.db import get_session
     from scorekeeper.models import Game
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
 
     game_id = new_hollywood(client, players=("Anastasia", "Bob"))
@@ -347,7 +347,7 @@ def test_the_pad_route_prints_the_hollywood_pad(client: FlaskClient) -> None:
 
 @pytest.mark.parametrize("fourth", [False, True])
 def test_the_blank_pad_has_three_games_and_the_rows_asked_for(app: Any, fourth: bool) -> None:
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.scoring import PRESETS
     from scorekeeper.variants import VARIANTS
 

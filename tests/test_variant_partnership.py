@@ -293,7 +293,7 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
 ) -> None:
     from scorekeeper.db import get_session
     from scorekeeper.models import Game
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
 
     game_id = new_partnership(client)
@@ -315,7 +315,7 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
 
 
 def test_the_blank_pad_prints_the_pairings(app: Any) -> None:
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.scoring import PRESETS
     from scorekeeper.variants import VARIANTS
 

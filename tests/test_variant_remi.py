@@ -615,7 +615,7 @@ def test_api_errors(client: FlaskClient, body: dict[str, Any], where: str) -> No
 
 
 def render(app: Any, template: str, **context: Any) -> bytes:
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
 
     with app.test_request_context():
         data: bytes = render_pdf(template, paper="A4", **context)

@@ -280,7 +280,7 @@ def test_the_printed_sheet_holds_names_roles_points_and_finals(
 ) -> None:
     from scorekeeper.db import get_session
     from scorekeeper.models import Game
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
 
     game_id = new_three_hand(client, target="70")
@@ -306,7 +306,7 @@ def test_the_printed_sheet_holds_names_roles_points_and_finals(
 
 
 def test_the_blank_pad_has_three_players(app: Any) -> None:
-    from scorekeeper.pdf.render import render_pdf
+    from scorekeeper.printing.render import render_pdf
     from scorekeeper.scoring import PRESETS
     from scorekeeper.variants import VARIANTS
 

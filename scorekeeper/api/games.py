@@ -13,25 +13,24 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import limits
 from ..db import get_session
-from ..games import access, service
-from ..groups.summaries import payments_of
 from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls, rules_from_json
-from ..models import Game, GameData, Group
+from ..models import Game, Group
 from ..money import currency_code
-from ..names import game_short_names, name_key, same_name, text_problem
+from ..names import NAME_MAX, name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_stake
 from ..security import is_token
+from ..services import access
+from ..services import games as service
+from ..services.documents import game_json
 from ..variants import VARIANTS, variant_for
-from . import bp
-
-NAME_MAX = 40
+from . import bodies, bp
 
 
 @bp.post("/games")
 @limits.create
 def create_game() -> tuple[Response, int]:
     """Start a game; the answer carries its edit secret and links."""
-    body = json_object()
+    body = bodies.read(bodies.NewGame)
     name = body.get("variant", "gin")
     if not isinstance(name, str) or name not in VARIANTS:
         fail("variant", f"must be one of {', '.join(VARIANTS)}")
@@ -91,7 +90,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     key = _idempotency_key()
     variant = variant_for(game)
     try:
-        inputs = variant.api_inputs(json_object(), game)
+        inputs = variant.api_inputs(bodies.check_hand(game.variant, json_object()), game)
     except ApiError:
         earlier = service.duplicate_of(db, game, key)
         if earlier is None:
@@ -210,30 +209,3 @@ def _roster_spelling(players: list[str], group: Group) -> None:
         if known is not None and known != name:
             fail(f"players[{i}]", "looks the same as a player of the group written another "
                  "way: write the name as the group does")
-
-
-def game_json(game: GameData, *, hands: bool = True) -> dict[str, Any]:
-    """The whole game as JSON (also the export format); ``hands=False`` leaves out the
-    per-hand list (the answer to adding a hand carries the new totals, not the history)."""
-    variant = variant_for(game)
-    played = variant.sheet(game)
-    money: dict[str, Any] = {}
-    if game.stake is not None:
-        money = {"stake": game.stake, "currency": game.currency}
-        if played.finished:
-            money["payments"] = [
-                {"from": p.payer, "to": p.payee, "amount": str(p.amount), "currency": game.currency}
-                for p in payments_of(game)
-            ]
-    return {
-        "id": game.id,
-        "variant": game.variant,
-        "players": list(game.players),
-        "short_names": game_short_names(game),
-        "rules": dict(game.rules),
-        "setup": dict(game.setup),
-        "version": game.version,
-        "created_at": game.created_at.isoformat(),
-        **variant.sheet_json(game, played, hands=hands),
-        **money,
-    }

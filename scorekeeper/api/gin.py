@@ -19,7 +19,6 @@ from ..jsonbody import (
     explanation_json,
     fail,
     index_from_json,
-    json_object,
     list_at,
     meld_json,
     object_at,
@@ -32,7 +31,7 @@ from ..scoring.errors import HandError
 from ..scoring.layoffs import Layoff
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult, settle_gin_hand
-from . import bp
+from . import bodies, bp
 
 T = TypeVar("T")
 
@@ -42,7 +41,7 @@ MAX_MELDS = 11  # more melds than cards in a hand is never right
 @bp.post("/gin/arrange")
 def arrange() -> dict[str, Any]:
     """The best melds and deadwood of 10 cards, or the best discard of 11."""
-    body = json_object()
+    body = bodies.read(bodies.ArrangeRequest)
     rules = rules_from_json(body.get("rules"))
     cards = cards_from_json(body.get("cards"), "cards")
     if len(cards) not in (10, 11):
@@ -66,7 +65,7 @@ def arrange() -> dict[str, Any]:
 @bp.post("/gin/settle")
 def settle() -> dict[str, Any]:
     """Score one hand from both players' cards, with optional declared melds and layoffs."""
-    rules, inputs = settle_inputs(json_object())
+    rules, inputs = settle_inputs(bodies.read(bodies.SettleRequest, settle_inputs))
     return result_json(settle_hand(rules, inputs))
 
 

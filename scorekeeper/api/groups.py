@@ -16,31 +16,30 @@ from flask import Response, abort, jsonify, request, url_for
 
 from .. import limits
 from ..db import get_session
-from ..games import access
-from ..groups import payments, service
-from ..groups.service import GroupView
-from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls
+from ..jsonbody import ApiError, fail, list_at, refuse_nulls
+from ..limits import ROSTER_MAX
 from ..models import Group
 from ..models import Payment as PaymentRow
 from ..money import AmountError, currency_code, parse_amount
-from ..names import same_name, text_problem
+from ..names import GROUP_NAME_MAX, same_name, text_problem
 from ..scoring.stakes import StakeError
-from . import bp
-
-GROUP_NAME_MAX = 60
+from ..services import access, payments
+from ..services import groups as service
+from ..services.groups import GroupView
+from . import bodies, bp
 
 
 @bp.post("/groups")
 @limits.create
 def create_group() -> tuple[Response, int]:
     """Start a group; the answer carries its edit secret and links."""
-    body = json_object()
+    body = bodies.read(bodies.NewGroup)
     name = body.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > GROUP_NAME_MAX:
         fail("name", f"a group needs a name of at most {GROUP_NAME_MAX} characters")
     if (bad := text_problem(name)) is not None:
         fail("name", f"a name cannot hold {bad}")
-    players = list_at(body.get("players"), "players", limit=service.ROSTER_MAX)
+    players = list_at(body.get("players"), "players", limit=ROSTER_MAX)
     if not all(isinstance(p, str) and p.strip() for p in players):
         fail("players", "every player needs a name")
     names = [p.strip() for p in players]
@@ -238,7 +237,7 @@ def _group_answer(group: Group, status: int, **extra: Any) -> tuple[Response, in
 def record_payment(group_id: str) -> tuple[Response, int]:
     """Record money that changed hands; the answer is the group, with ``payment``."""
     group = _locked(group_id)
-    body = json_object()
+    body = bodies.read(bodies.NewPayment)
     currency = service.balance_currency(group, service.group_games(get_session(), group))
     payer, payee, amount, paid_on = _payment_fields(body, group, currency)
     try:
@@ -262,7 +261,7 @@ def correct_payment(group_id: str, payment_id: int) -> tuple[Response, int]:
     """Correct a payment: any of ``from``, ``to``, ``amount``, ``date``."""
     group = _locked(group_id)
     payment = _stored(group, payment_id)
-    body = json_object()
+    body = bodies.read(bodies.PaymentCorrection)
     payer, payee, amount, paid_on = _payment_fields(body, group, payment.currency, payment)
     try:
         payments.edit(group, payment, payer, payee, amount, paid_on, by="API",
@@ -292,7 +291,7 @@ def delete_payment(group_id: str, payment_id: int) -> tuple[Response, int]:
 def restore_payment(group_id: str, change_id: int) -> tuple[Response, int]:
     """Put a deleted payment back from the group's history."""
     group = _locked(group_id)
-    body = json_object() if request.get_data(cache=True) else {}
+    body = bodies.read(bodies.Version) if request.get_data(cache=True) else {}
     try:
         made = payments.restore(group, change_id, by="API", version=_version(body))
     except payments.Conflict:
@@ -311,7 +310,7 @@ def settle_up(group_id: str) -> tuple[Response, int]:
     """Record the payments ``settle_up`` suggests, dated today, all at once. The body
     names the group's ``version``: sent twice, the second finds another version (409)."""
     group = _locked(group_id)
-    version = _version(json_object(), required=True)
+    version = _version(bodies.read(bodies.SettleUp), required=True)
     shown = service.view(get_session(), group)
     if not shown.settle_up:
         raise ApiError([("settle_up", "everybody is square: nothing to record")], 409)

@@ -14,16 +14,34 @@ from sqlalchemy.exc import IntegrityError
 
 from .. import limits
 from ..db import get_session
-from ..games import access
-from ..jsonbody import ApiError, fail, json_object, list_at, rules_from_json
+from ..jsonbody import ApiError, fail, rules_from_json
 from ..models import Game, Night
 from ..names import same_name, text_problem
-from ..nights import service
 from ..nights.access import secret_matches as organiser_matches
+from ..nights.service import (
+    CONFIRMED,
+    TEAM_VARIANTS,
+    TIE_BREAKS,
+    NoRoundLeft,
+    NotFinished,
+    NotPaired,
+    NotReady,
+    lock_night,
+    make_round,
+    table_by_game,
+    team_name,
+)
+from ..nights.service import (
+    confirm as confirm_table,
+)
+from ..nights.service import (
+    create_night as store_night,
+)
 from ..nights.shown import night_view
 from ..security import is_token
+from ..services import access
 from ..variants import VARIANTS
-from . import bp
+from . import bodies, bp
 from .games import _group_for, _roster_spelling, _stake
 
 NAME_MAX = 40
@@ -33,41 +51,36 @@ NAME_MAX = 40
 @limits.create
 def create_night() -> tuple[Response, int]:
     """Start a night; the answer carries the organiser's secret and links."""
-    body = json_object()
+    body = bodies.read(bodies.NewNight)
     variant_name = body.get("variant", "gin")
-    if not isinstance(variant_name, str) or variant_name not in service.NIGHT_VARIANTS:
-        fail("variant", f"must be one of {', '.join(service.NIGHT_VARIANTS)}")
     variant = VARIANTS[variant_name]
     rules = variant.rules_for(rules_from_json(body.get("rules", variant.default_preset)))
     form = body.get("format", "round_robin")
-    if not isinstance(form, str) or form not in service.FORMATS:
-        fail("format", f"must be one of {', '.join(service.FORMATS)}")
-    rounds = _count(body, "rounds", 50)
-    deals = _count(body, "deals", 100)
+    rounds, deals = body.get("rounds"), body.get("deals")
     if form != "round_robin" and rounds is None:
         fail("rounds", "Swiss and king of the hill need a number of rounds")
     if deals is not None and variant_name not in ("gin", "oklahoma"):
         fail("deals", "a fixed number of deals is for gin and Oklahoma nights")
-    order = body.get("order", list(service.TIE_BREAKS))
-    if (not isinstance(order, list) or not order
-            or any(k not in service.TIE_BREAKS for k in order) or len(set(order)) != len(order)):
-        fail("order", f"a list of tie-breaks, each once, from {', '.join(service.TIE_BREAKS)}")
+    order = body.get("order", list(TIE_BREAKS))
+    if len(set(order)) != len(order):
+        fail("order", "each tie-break once")
     teams = None
-    if variant_name in service.TEAM_VARIANTS:
-        raw = list_at(body.get("players"), "players", limit=service.MOST_ENTRANTS)
-        teams = []
-        for i, team in enumerate(raw):
-            if not isinstance(team, list) or len(team) != 2:
-                fail(f"players[{i}]", "a team is a list of its two players")
-            teams.append([_name(n, f"players[{i}][{j}]") for j, n in enumerate(team)])
+    raw = body["players"]
+    if variant_name in TEAM_VARIANTS:
+        if not all(isinstance(team, list) for team in raw):
+            fail("players", "a partnership night's entrants are teams: lists of two players")
+        teams = [[name.strip() for name in team] for team in raw]
         everyone = [n for team in teams for n in team]
-        entrants = [service.team_name(team) for team in teams]
+        entrants = [team_name(team) for team in teams]
     else:
-        raw = list_at(body.get("players"), "players", limit=service.MOST_ENTRANTS)
-        entrants = [_name(n, f"players[{i}]") for i, n in enumerate(raw)]
+        if not all(isinstance(name, str) for name in raw):
+            fail("players", "teams are for partnership nights: give each player's name")
+        entrants = [name.strip() for name in raw]
         everyone = entrants
-    if len(entrants) < 2:
-        fail("players", "a night needs at least two players (or teams)")
+    problems = [(f"players[{i}]", f"a name cannot hold {bad}") for i, name in enumerate(everyone)
+                if (bad := text_problem(name)) is not None]
+    if problems:
+        raise ApiError(problems)
     pair = same_name(everyone)
     if pair is not None:
         fail("players", f"{everyone[pair[1]]} is there twice: every player needs a different name")
@@ -78,12 +91,12 @@ def create_night() -> tuple[Response, int]:
         if teams is not None:
             spelled = iter(everyone)
             teams = [[next(spelled), next(spelled)] for _team in teams]
-            entrants = [service.team_name(team) for team in teams]
+            entrants = [team_name(team) for team in teams]
         else:
             entrants = everyone
         group.players = [*group.players, *(n for n in everyone if n not in group.players)]
     db = get_session()
-    night = service.create_night(
+    night = store_night(
         db, variant=variant_name, rules=rules.to_dict(), format=form, players=entrants,
         teams=teams, rounds=rounds, deals=deals, order=order,
         group_id=group.id if group is not None else None, stake=stake, by="API",
@@ -96,26 +109,6 @@ def create_night() -> tuple[Response, int]:
                               key=night.organiser_secret, _external=True),
         board_url=url_for("nights.board", night_id=night.id, _external=True),
     ), 201
-
-
-def _count(body: dict[str, Any], key: str, most: int) -> int | None:
-    value = body.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= most:
-        fail(key, f"must be a whole number from 1 to {most}")
-    return value
-
-
-def _name(value: Any, where: str) -> str:
-    if not isinstance(value, str) or not value.strip():
-        fail(where, "every player needs a name")
-    if len(value.strip()) > NAME_MAX:
-        fail(where, f"a name has at most {NAME_MAX} characters")
-    bad = text_problem(value)
-    if bad is not None:
-        fail(where, f"a name cannot hold {bad}")
-    return value.strip()
 
 
 def _night(night_id: str) -> Night:
@@ -154,7 +147,7 @@ def night_json(night: Night, *, organiser: bool = False) -> dict[str, Any]:
                 "state": t.state,
                 "hands": t.hands,
                 "scores": list(t.scores) if t.scores else None,
-                "result": t.result if t.state == service.CONFIRMED else None,
+                "result": t.result if t.state == CONFIRMED else None,
             }
             if organiser and t.table.game_id in secrets:
                 table["edit_url"] = url_for("games.sheet", game_id=t.table.game_id,
@@ -186,26 +179,24 @@ def night_json(night: Night, *, organiser: bool = False) -> dict[str, Any]:
 def next_round(night_id: str) -> tuple[Response, int]:
     """Pair the next round and start its games (organiser's secret)."""
     db = get_session()
-    night = service.lock_night(db, night_id) if is_token(night_id) else None
+    night = lock_night(db, night_id) if is_token(night_id) else None
     if night is None:
         abort(404)
     if not organiser_matches(night, request.headers.get("X-Edit-Secret")):
         raise ApiError([("X-Edit-Secret", "this secret does not run this night")], 403)
-    body = json_object() if request.get_data() else {}
-    carry = body.get("carry", False)
-    if not isinstance(carry, bool):
-        fail("carry", "must be true or false")
+    body = bodies.read(bodies.NextRound) if request.get_data(cache=True) else {}
+    carry = bool(body.get("carry", False))
     try:
-        made = service.make_round(db, night, carry=carry, by="API")
+        made = make_round(db, night, carry=carry, by="API")
         db.commit()
-    except service.NotReady:
+    except NotReady:
         db.rollback()
         raise ApiError([("round", "a table of the current round is not confirmed yet")],
                        409) from None
-    except service.NoRoundLeft:
+    except NoRoundLeft:
         db.rollback()
         raise ApiError([("round", "the night has no round left")], 409) from None
-    except service.NotPaired as exc:
+    except NotPaired as exc:
         db.rollback()
         raise ApiError([("round", str(exc))], 409) from None
     except IntegrityError:
@@ -220,7 +211,7 @@ def next_round(night_id: str) -> tuple[Response, int]:
 def confirm(game_id: str) -> tuple[Response, int]:
     """Confirm a finished table's result: the game's edit secret or the organiser's."""
     db = get_session()
-    table = service.table_by_game(db, game_id) if is_token(game_id) else None
+    table = table_by_game(db, game_id) if is_token(game_id) else None
     if table is None:
         abort(404)
     night = db.get(Night, table.night_id)
@@ -236,9 +227,9 @@ def confirm(game_id: str) -> tuple[Response, int]:
         raise ApiError([("X-Edit-Secret", "this secret does not let you confirm this table")],
                        403)
     try:
-        counted = service.confirm(db, night, table, game, by=f"API {by}")
+        counted = confirm_table(db, night, table, game, by=f"API {by}")
         db.commit()
-    except service.NotFinished:
+    except NotFinished:
         db.rollback()
         raise ApiError([("game", "the game is not over: there is no result to confirm")],
                        409) from None
@@ -250,7 +241,7 @@ def organiser_secret_matches(game: Game, secret: str | None) -> bool:
     (the organiser's secret is accepted wherever a table's own is)."""
     if not secret:
         return False
-    table = service.table_by_game(get_session(), game.id)
+    table = table_by_game(get_session(), game.id)
     if table is None:
         return False
     night = get_session().get(Night, table.night_id)

@@ -1,9 +1,9 @@
-"""The JSON API described as OpenAPI 3.1, by hand: ``GET /api/v1/openapi.json``.
+"""The JSON API described as OpenAPI 3.1: ``GET /api/v1/openapi.json``.
 
-The document is data: one entry per route under ``/api/v1`` with its request body,
-headers and every answer it gives; the shapes it shares live under
-``components``. The choices the engine knows (variants, presets, settings) are
-taken from the code, so the document names the same ones. ``/api/docs`` shows it
+The document is assembled here: one entry per route under ``/api/v1`` with its request
+body, headers and every answer it gives; the shapes it shares live under
+``components``. A request body's schema is generated from the type that checks it
+(``api/bodies.py``), so the document and the checks cannot disagree. ``/api/docs`` shows it
 as a page (``api/docs.py``); tests/test_openapi.py checks that it names exactly
 the app's routes, that it is a valid OpenAPI document, and that the running server
 answers as it says.
@@ -17,9 +17,9 @@ from typing import Any
 
 from flask import Response, jsonify
 
-from ..scoring.rules import PRESETS, NextDealer, OklahomaAce, Rules, Shutout
+from ..scoring.rules import Rules
 from ..variants import VARIANTS
-from . import bp
+from . import bodies, bp
 
 Schema = dict[str, Any]
 
@@ -91,12 +91,8 @@ def flag(description: str) -> Schema:
 
 
 SEAT = number("A seat: 0 for the first player named, 1 for the second, and so on.", minimum=0)
-# A seat a request names: a table has at most four.
-SEAT_INPUT = {**SEAT, "maximum": 3}
 SEATS = array(number("Points, one entry per seat (or team)."))
 OPTIONAL_SEAT = {**nullable(SEAT), "description": "A seat, or null for none."}
-DEADWOOD = number("Deadwood points: ten cards never hold more than 100.", minimum=0, maximum=100)
-WHO_WENT_OUT = {**nullable(SEAT_INPUT), "description": "Who went out; null: nobody."}
 EXPLANATION = array(
     obj(
         {
@@ -115,402 +111,25 @@ MONEY = text(
 )
 CURRENCY = text("A three-letter currency code.", pattern="^[A-Z]{3}$", examples=["EUR"])
 HAND_OUTCOMES = ["knock", "undercut", "gin", "big_gin", "tie", "dead"]
-STAKE_INPUT = text(
-    "The stake per point as a decimal string: more than 0, at most 1000000, at most "
-    "6 decimals. Money is never a JSON number.",
-    pattern=r"^[0-9]{1,7}(\.[0-9]{1,6})?$",
-    examples=["0.01"],
-)
-CURRENCY_INPUT = text(
-    "An ISO 4217 currency code, any case; a stake needs one (a game in a group may take "
-    "the group's).", pattern="^[A-Za-z]{3}$", examples=["EUR"]
-)
-MONEY_INPUT = {"type": "string", "pattern": r"^\s*[0-9]+([.,][0-9]+)?\s*$",
-               "examples": ["2.50"]}
-GROUP_VERSION = number("The group's `version` as read: a change made since (another "
-                       "client's, or this request sent before) makes it a 409.", minimum=0)
-NAME_INPUT = text("A player's name (spaces around it are dropped).", pattern=r"\S",
-                  maxLength=40)
 
 
-def _player_counts() -> list[Schema]:
-    """How many players each variant takes, as constraints on ``NewGame``."""
-    by_count: dict[tuple[int, ...], list[str]] = {}
-    for name, variant in VARIANTS.items():
-        by_count.setdefault(variant.player_counts, []).append(name)
-    return [
-        {
-            "properties": {
-                "variant": {"enum": names},
-                "players": {"minItems": min(counts), "maxItems": max(counts)},
-            },
-            **({} if "gin" in names else {"required": ["variant"]}),
-        }
-        for counts, names in by_count.items()
-    ]
-
-
-# --- what requests carry ------------------------------------------------------------
+# --- what requests carry: the bodies' own schemas (api/bodies.py) ---------------------
 
 REQUEST_SCHEMAS: dict[str, Schema] = {
-    "NewNight": obj(
-        {
-            "players": {
-                "description": "The entrants present, in seed order: names, or on a "
-                "partnership night teams, each a list of its two players.",
-                "type": "array", "minItems": 2, "maxItems": 400,
-                "items": {"anyOf": [
-                    text("A player's name.", minLength=1, maxLength=40),
-                    array(text("A player's name.", minLength=1, maxLength=40),
-                          minItems=2, maxItems=2),
-                ]},
-            },
-            "variant": text("The game at every table.",
-                            enum=["gin", "oklahoma", "hollywood", "partnership"],
-                            default="gin"),
-            "rules": ref("Rules"),
-            "format": text("`round_robin`: everyone meets everyone, a bye each round for an "
-                           "odd number; `swiss`: players on equal standing meet, no rematch "
-                           "while avoidable; `king_of_the_hill`: winners move up a table, "
-                           "losers down.",
-                           enum=["round_robin", "swiss", "king_of_the_hill"],
-                           default="round_robin"),
-            "rounds": number("How many rounds (Swiss and king of the hill need it; a round "
-                             "robin plays every round by default).", minimum=1, maximum=50),
-            "deals": number("A fixed number of deals a table (gin and Oklahoma) instead of "
-                            "playing to the target.", minimum=1, maximum=100),
-            "order": array(text("A tie-break.", enum=["match_points", "games_won", "shutouts",
-                                                      "point_difference", "head_to_head"]),
-                           description="The standings' order (default: match points, games "
-                           "won, shutouts, point difference, head-to-head).", minItems=1,
-                           maxItems=5, uniqueItems=True),
-            "group": text("The group whose standings, head-to-head and stakes the night's "
-                          "games count for; its edit secret goes in `X-Edit-Secret`.",
-                          maxLength=64),
-            "stake": text("Stake per point of every table's game (as `POST /games`)."),
-            "currency": text("The stake's currency."),
-        },
-        ("players",),
-    ),
-    "NextRound": obj(
-        {"carry": flag("Start the round while tables of the current one still play: "
-                       "they play on and count once confirmed.")},
-    ),
-    "Card": text(
-        "One card: rank (A, 2–10 or T, J, Q, K) then suit (S, H, D, C or ♠ ♥ ♦ ♣), in any case.",
-        minLength=1,
-        maxLength=400,
-        examples=["7H", "10♦", "q♠"],
-    ),
-    "Cards": {
-        "description": "Cards as one string (separated by spaces or commas) or as a list "
-        "of strings, in any notation: rank then suit, in letters or symbols.",
-        "oneOf": [
-            {"type": "string", "maxLength": 400, "examples": ["7H 8H 9H"]},
-            array({"type": "string", "maxLength": 400}, maxItems=60, examples=[["7H", "8H"]]),
-        ],
-    },
-    "Rules": {
-        "description": "A preset name, or an object of settings on top of a preset. Left "
-        "out: the variant's own preset (`classic` for gin; `remi` for `/remi/settle`).",
-        "oneOf": [ref("Preset"), ref("RuleSettings")],
-    },
-    "Preset": {"type": "string", "enum": list(PRESETS), "description": "A preset's name."},
-    "RuleSettings": obj(
-        {
-            "preset": {**ref("Preset"), "description": "The preset the settings change."},
-            "knock_limit": number("The most deadwood one may knock with.", minimum=0, maximum=10),
-            "gin_bonus": number("Bonus for gin.", minimum=0, maximum=10000),
-            "big_gin_bonus": {
-                "description": "Bonus for big gin; null: big gin is not played.",
-                "anyOf": [{"type": "integer", "minimum": 0, "maximum": 10000}, {"type": "null"}],
-            },
-            "undercut_bonus": number("Bonus for an undercut.", minimum=0, maximum=10000),
-            "tie_is_undercut": flag("Whether equal deadwood is an undercut."),
-            "target": number("The score that ends the game.", minimum=1, maximum=10000),
-            "game_bonus": number("Bonus for winning the game.", minimum=0, maximum=10000),
-            "box_bonus": number("Bonus for each hand won (box).", minimum=0, maximum=10000),
-            "shutout": {
-                "type": "string",
-                "enum": [s.value for s in Shutout],
-                "description": "What a shutout adds at the end of the game.",
-            },
-            "shutout_bonus": number("The flat bonus of shutout `flat`.", minimum=0, maximum=10000),
-            "next_dealer": {
-                "type": "string",
-                "enum": [s.value for s in NextDealer],
-                "description": "Who deals the next hand.",
-            },
-            "oklahoma": flag("Oklahoma gin: the upcard sets the knock limit."),
-            "oklahoma_ace": {
-                "type": "string",
-                "enum": [s.value for s in OklahomaAce],
-                "description": "What an ace upcard means in Oklahoma.",
-            },
-            "spade_doubles": flag("Oklahoma: a spade upcard doubles the hand."),
-            "sets_need_sequence": flag("Remi: a set counts only beside a sequence."),
-            "deals": {
-                "description": "Remi: end after this many deals; null: at the target.",
-                "anyOf": [{"type": "integer", "minimum": 1, "maximum": 1000}, {"type": "null"}],
-            },
-            "hollywood_fourth": flag("Hollywood: a fourth column opens when the first closes."),
-        },
-        description="Settings by their snake_case names (the rule cards at `/rules` show "
-        "each); any left out keep the preset's value. An unknown setting is refused.",
-        additionalProperties=False,
-    ),
-    "KnockerCards": obj(
-        {
-            "cards": ref("Cards"),
-            "melds": array(ref("Cards"), maxItems=11, description="Declared melds (optional)."),
-        },
-        ("cards",),
-        description="The knocker's cards, and optionally the melds he declares.",
-    ),
-    "DefenderCards": obj(
-        {
-            "cards": ref("Cards"),
-            "melds": array(ref("Cards"), maxItems=11, description="Declared melds (optional)."),
-            "layoffs": array(
-                obj(
-                    {
-                        "card": ref("Card"),
-                        "meld": number(
-                            "0-based index into the knocker's melds.", minimum=0, maximum=10
-                        ),
-                    },
-                    ("card", "meld"),
-                ),
-                maxItems=11,
-                description="Declared layoffs (optional).",
-            ),
-        },
-        ("cards",),
-        description="The defender's cards, and optionally his melds and layoffs.",
-    ),
-    "ArrangeRequest": obj(
-        {"cards": {**ref("Cards"), "description": "10 or 11 cards."}, "rules": ref("Rules")},
-        ("cards",),
-    ),
-    "SettleRequest": obj(
-        {
-            "rules": ref("Rules"),
-            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
-            "knocker": ref("KnockerCards"),
-            "defender": ref("DefenderCards"),
-        },
-        ("knocker", "defender"),
-        description="Declared melds and layoffs are checked and scored as declared. Left "
-        "out, the knocker gets his minimum-deadwood arrangement that leaves the defender "
-        "the most deadwood, and the defender the lowest deadwood his own melds and "
-        "chained layoffs reach together.",
-    ),
+    **bodies.schemas(),
     "RulingRequest": {
-        "oneOf": [
-            {"allOf": [ref("SettleRequest"), obj({"kind": {"const": "gin", "default": "gin"}})]},
-            {"allOf": [ref("RemiSettleRequest"), obj({"kind": {"const": "remi"}}, ("kind",))]},
-        ],
+        "oneOf": [ref("GinRuling"), ref("RemiRuling")],
         "description": "A `/gin/settle` body, or a `/remi/settle` body with "
         "`\"kind\": \"remi\"`. It is settled as those routes settle it and kept as decided.",
     },
-    "RemiSettleRequest": obj(
-        {
-            "rules": ref("Rules"),
-            "players": array(
-                obj(
-                    {
-                        "name": text("The player's name.", maxLength=40),
-                        "table": array(ref("Cards"), maxItems=16,
-                                       description="The combinations laid on the table."),
-                        "hand": {**ref("Cards"), "description": "The cards still in hand."},
-                        "went_out": flag("Whether this player went out."),
-                        "final_discard": {**ref("Card"),
-                                          "description": "The card he went out with."},
-                    },
-                    ("name",),
-                ),
-                minItems=2,
-                maxItems=4,
-            ),
-        },
-        ("players",),
-    ),
-    "NewGame": obj(
-        {
-            "variant": {
-                "type": "string",
-                "enum": list(VARIANTS),
-                "default": "gin",
-                "description": "The kind of game.",
-            },
-            "rules": ref("Rules"),
-            "players": array(
-                NAME_INPUT,
-                minItems=2,
-                maxItems=4,
-                uniqueItems=True,
-                description="2 players (gin, Oklahoma, Hollywood), 3 (three-hand), 4 "
-                "(partnership) or 2 to 4 (Remi), all different.",
-            ),
-            "dealer": {**SEAT_INPUT, "description": "The first dealer's seat (default 0)."},
-            "captain": {**SEAT_INPUT,
-                        "description": "Three-hand gin: the first captain's seat."},
-            "group": text("The id of the group the game counts for; the group's edit "
-                          "secret goes in `X-Edit-Secret`.", maxLength=64),
-            "stake": STAKE_INPUT,
-            "currency": CURRENCY_INPUT,
-        },
-        ("players",),
-        description="Without a stake, the game takes its group's stake and currency.",
-        anyOf=_player_counts(),
-    ),
-    "QuickHand": obj(
-        {
-            "outcome": {"type": "string", "enum": ["knock", "gin", "big_gin"]},
-            "knocker": {
-                "description": "Who went out: a seat; in three-hand gin a role, 0 or "
-                '`"box"`, 1 or `"captain"`.',
-                "anyOf": [SEAT_INPUT, {"type": "string", "enum": ["box", "captain"]}],
-            },
-            "knocker_deadwood": {**DEADWOOD, "description": "The knocker's deadwood "
-                                 "(default 0)."},
-            "defender_deadwood": {**DEADWOOD, "description": "The defender's deadwood after "
-                                  "layoffs."},
-            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
-        },
-        ("outcome", "knocker", "defender_deadwood"),
-        description="A gin hand by its totals (gin, Oklahoma, Hollywood, three-hand): an "
-        "undercut or a tie follows from the deadwood.",
-    ),
-    "DeadHand": obj(
-        {
-            "outcome": {"type": "string", "enum": ["dead"]},
-            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
-        },
-        ("outcome",),
-        description="A hand nobody won: the stock ran out.",
-    ),
-    "CardHand": obj(
-        {
-            "knocker": {
-                "allOf": [ref("KnockerCards")],
-                "properties": {
-                    "seat": {
-                        "description": "Who knocked: a seat; in three-hand gin a role.",
-                        "anyOf": [SEAT_INPUT, {"type": "string", "enum": ["box", "captain"]}],
-                    }
-                },
-                "required": ["seat"],
-            },
-            "defender": ref("DefenderCards"),
-            "upcard": {**ref("Card"), "description": "Oklahoma: the upcard."},
-        },
-        ("knocker", "defender"),
-        description="A gin hand by both players' cards, as `/gin/settle` takes them.",
-    ),
-    "PartnershipDeal": obj(
-        {
-            "tables": array(
-                {"anyOf": [ref("QuickHand"), ref("DeadHand"), ref("CardHand")]},
-                minItems=2,
-                maxItems=2,
-                description="Seat 0's table, then seat 2's; the knocker is 0 or 1 within "
-                "each table's pair.",
-            )
-        },
-        ("tables",),
-        description="A partnership deal: the hands of both tables.",
-    ),
-    "RemiQuickDeal": obj(
-        {
-            "mode": {"type": "string", "enum": ["quick"]},
-            "went_out": WHO_WENT_OUT,
-            "discard_value": number("The final discard's value: 5, 10 or 15."),
-            "final_discard": {**ref("Card"), "description": "Or the final discard itself."},
-            "players": array(
-                obj(
-                    {
-                        "plus": number("Points on the table (default 0)."),
-                        "minus": number("Points left in hand (default 0)."),
-                    }
-                ),
-                minItems=2,
-                maxItems=4,
-                description="One entry per seat, in seat order.",
-            ),
-        },
-        ("players",),
-        description="A Remi deal by each player's plus and minus.",
-    ),
-    "RemiCardDeal": obj(
-        {
-            "mode": {"type": "string", "enum": ["cards"]},
-            "went_out": WHO_WENT_OUT,
-            "final_discard": {**ref("Card"), "description": "The card he went out with."},
-            "players": array(
-                obj(
-                    {
-                        "table": array(ref("Cards"), maxItems=16,
-                                       description="Combinations on the table."),
-                        "hand": {**ref("Cards"), "description": "Cards left in hand."},
-                    }
-                ),
-                minItems=2,
-                maxItems=4,
-                description="One entry per seat, in seat order.",
-            ),
-        },
-        ("players",),
-        description="A Remi deal by each player's cards.",
-    ),
     "NewHand": {
         "description": "A hand (a deal in partnership gin and Remi) in the shape the "
         "game's variant takes.",
-        "anyOf": [
-            ref("QuickHand"),
-            ref("DeadHand"),
-            ref("CardHand"),
-            ref("PartnershipDeal"),
-            ref("RemiQuickDeal"),
-            ref("RemiCardDeal"),
-        ],
+        "anyOf": [ref(name) for name in ("QuickHand", "DeadHand", "CardHand",
+                                          "PartnershipDeal", "RemiQuickDeal", "RemiCardDeal")],
     },
-    "NewGroup": obj(
-        {
-            "name": text("The group's name.", pattern=r"\S", maxLength=60),
-            "players": array(NAME_INPUT, minItems=1, maxItems=30, uniqueItems=True,
-                             description="The regular players, all different."),
-            "stake": STAKE_INPUT,
-            "currency": CURRENCY_INPUT,
-        },
-        ("name", "players"),
-        dependentRequired={"stake": ["currency"]},
-    ),
-    "NewPayment": obj(
-        {
-            "from": text("Who paid: a player of the group."),
-            "to": text("Whom: another player of the group."),
-            "amount": {**MONEY_INPUT, "description": "How much, in the group's balance "
-                       "currency, no finer than its minor unit; at most 1000000."},
-            "date": text("The day it was paid, today or before; today when left out.",
-                         format="date"),
-            "version": GROUP_VERSION,
-        },
-        ("from", "to", "amount"),
-    ),
-    "PaymentCorrection": obj(
-        {
-            "from": text("Who paid."),
-            "to": text("Whom."),
-            "amount": {**MONEY_INPUT, "description": "How much, in the payment's currency."},
-            "date": text("The day it was paid.", format="date"),
-            "version": GROUP_VERSION,
-        },
-        description="What to change of a payment; what is left out stays.",
-    ),
-    "SettleUp": obj({"version": GROUP_VERSION}, ("version",)),
-    "Version": obj({"version": GROUP_VERSION}),
 }
+GROUP_VERSION = REQUEST_SCHEMAS["Version"]["properties"]["version"]
 
 
 # --- what answers carry -------------------------------------------------------------

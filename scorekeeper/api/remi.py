@@ -18,7 +18,6 @@ from ..jsonbody import (
     cards_from_json,
     cards_json,
     explanation_json,
-    json_object,
     list_at,
     object_at,
     rules_from_json,
@@ -32,7 +31,7 @@ from ..scoring.remi import (
     settle_remi_deal,
 )
 from ..scoring.rules import Rules
-from . import bp
+from . import bodies, bp
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 MAX_COMBINATIONS = 16  # more than one player ever holds cards
@@ -45,7 +44,7 @@ Problems = list[tuple[str, str]]
 @bp.post("/remi/settle")
 def remi_settle() -> dict[str, Any]:
     """Score one Remi deal from every player's table combinations, hand and final discard."""
-    rules, players = remi_inputs(json_object())
+    rules, players = remi_inputs(bodies.read(bodies.RemiSettleRequest, remi_inputs))
     result = settle_deal(rules, players)
     return {
         "players": [_player_json(player) for player in result.players],

@@ -14,8 +14,8 @@ from flask import url_for
 from .. import limits
 from ..db import get_session
 from ..jsonbody import ApiError, json_object
-from ..rulings.record import keep_gin, keep_remi
-from . import bp
+from ..services.rulings import keep_gin, keep_remi
+from . import bodies, bp
 from .gin import settle_hand, settle_inputs
 from .remi import remi_inputs, settle_deal
 
@@ -30,6 +30,10 @@ def keep_ruling() -> tuple[dict[str, Any], int]:
     kind = body.get("kind", "gin")
     if kind not in KINDS:
         raise ApiError([("kind", "must be gin or remi")])
+    if kind == "remi":
+        body = bodies.check(body, bodies.RemiRuling, remi_inputs)
+    else:
+        body = bodies.check(body, bodies.GinRuling, settle_inputs)
     if kind == "remi":
         rules, players = remi_inputs(body)
         ruling = keep_remi(rules, players, settle_deal(rules, players))

@@ -22,14 +22,14 @@ from sqlalchemy.orm import Session
 from .. import limits
 from ..jsonbody import ApiError
 from ..models import Change, Game, Hand, now_utc
-from ..names import same_name, short_forms, text_problem
+from ..names import NAME_MAX, same_name, short_forms, text_problem
 from ..scoring import HandError
 from ..scoring.rules import Rules, RulesError
+from ..services.documents import game_json
 from ..variants import VARIANTS, Variant
 
 FORMAT = "scorekeeper-export"
 FORMAT_VERSION = 1
-NAME_MAX = 40
 MAX_GAMES = 10_000
 SHORT_TEXT = 20  # Change.action and Change.by columns
 
@@ -44,8 +44,6 @@ class ArchiveError(ValueError):
 
 def export_game(game: Game) -> dict[str, Any]:
     """One game: the API's JSON for it, plus its history."""
-    from ..api.games import game_json
-
     document = game_json(game)
     document["history"] = [_change_json(change) for change in game.changes]
     return {"format": FORMAT, "format_version": FORMAT_VERSION, **document}

@@ -20,13 +20,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
-from ..names import same_name
+from ..names import NAME_MAX, same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
 
 MAX_GROUPS = 1_000
 MAX_PAYMENTS = 10_000
-NAME_MAX = 40
 
 
 def group_json(db: Session, group: Group) -> dict[str, Any]:

@@ -17,9 +17,9 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
-from ..games import access
-from ..groups.service import load_group
 from ..models import Game, Group, Import
+from ..services import access
+from ..services.groups import load_group
 from ..variants import VARIANTS
 from . import bp
 from .archive import ArchiveError, export_game, read_archive, save_games

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from flask import render_template, url_for
 
-from ..rulecards.content import card_name_for
+from ..hands.check_form import CheckForm
+from ..rulebook.content import card_name_for
 from . import bp
-from .forms import CheckForm
 
 
 @bp.route("/check", methods=["GET", "POST"])

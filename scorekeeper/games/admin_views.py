@@ -10,12 +10,15 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
+from ..forms import EmptyForm, PinForm, SetPinForm
 from ..models import Change, Game
+from ..services import access
+from ..services import games as service
+from ..services.games import load, locked
 from ..variants import Variant
 from ..variants.wording import Clause, change_sentence, entry_inputs
-from . import access, bp, service
-from .common import by, full, load, locked, to_sheet
-from .forms import EmptyForm, PinForm, SetPinForm
+from . import bp
+from .common import by, full, to_sheet
 
 
 @bp.get("/g/<game_id>/history")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, flash, redirect, request, url_for
+from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
@@ -12,26 +12,10 @@ from werkzeug.wrappers import Response
 from .. import limits
 from ..db import get_session, rollback_to_reading
 from ..models import Game
-from ..variants import Variant, variant_for
-from . import access, service
-
-
-def load(game_id: str) -> tuple[Game, Variant]:
-    """The game (404 if unknown) and its variant."""
-    game = get_session().get(Game, game_id)
-    if game is None:
-        abort(404)
-    return game, variant_for(game)
-
-
-def locked(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
-    """The game locked for a change; ``editing`` refuses browsers that only watch."""
-    game = service.lock_game(get_session(), game_id)
-    if game is None:
-        abort(404)
-    if editing:
-        access.require_edit(game)
-    return game, variant_for(game)
+from ..services import access
+from ..services import games as service
+from ..services.games import load, locked
+from ..variants import Variant
 
 
 def for_method(game_id: str) -> tuple[Game, Variant]:

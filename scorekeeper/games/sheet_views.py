@@ -9,23 +9,25 @@ from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
-from ..groups.summaries import payments_of
+from ..forms import EmptyForm, VersionForm
 from ..models import Game, Group
 from ..names import game_short_names
+from ..services import access
+from ..services import games as service
+from ..services.games import load, locked
+from ..services.summaries import payments_of
 from ..variants import Variant
-from . import access, bp, service
+from . import bp
 from .common import (
     by,
     for_method,
     full,
-    load,
-    locked,
     save_edit,
     save_new,
     to_sheet,
     version_of,
 )
-from .forms import EmptyForm, ShortNamesForm, VersionForm
+from .forms import ShortNamesForm
 from .live_views import live_fetch
 
 

@@ -13,6 +13,7 @@ from werkzeug.wrappers import Response
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
+from ..forms import EmptyForm
 from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
@@ -20,10 +21,12 @@ from ..money import local_currency, read_stake
 from ..names import name_key
 from ..scoring import RulesError, rules_from_spec
 from ..security import is_token
+from ..services import access
+from ..services import games as service
+from ..services.games import load
 from ..variants import VARIANTS, variant_for
-from . import access, bp, service
-from .common import load
-from .forms import EmptyForm, NewGameForm
+from . import bp
+from .forms import NewGameForm
 
 
 @bp.get("/")

@@ -17,12 +17,8 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, Optional, Regexp, ValidationError
 
-from ..games.forms import Text
-from ..names import same_name, text_problem
-
-NAME_MAX = 40
-GROUP_NAME_MAX = 60
-ROSTER_MAX = 30
+from ..forms import Text
+from ..names import GROUP_NAME_MAX, same_name, text_problem
 
 
 class GroupForm(FlaskForm):

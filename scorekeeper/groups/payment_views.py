@@ -12,10 +12,11 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
-from ..games import access
-from ..games.forms import EmptyForm
+from ..forms import EmptyForm
 from ..models import Group, Payment
-from . import bp, payments, service, typed_amount
+from ..services import access, payments
+from ..services import groups as service
+from . import bp, typed_amount
 from .forms import ChangeForm, PaymentEditForm, SettleForm
 from .views import editor, offer_names, read_payment
 

@@ -15,8 +15,7 @@ from wtforms import SelectChoice
 from .. import limits
 from ..charts.margins import head_to_head_chart, margin_chart
 from ..db import get_session, rollback_to_reading
-from ..games import access
-from ..games.forms import EmptyForm, PinForm, SetPinForm
+from ..forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group
 from ..money import (
     AmountError,
@@ -25,10 +24,12 @@ from ..money import (
     parse_amount,
     read_stake,
 )
+from ..services import access, payments
+from ..services import groups as service
+from ..services.standings import running_margins
 from ..variants import VARIANTS
-from . import bp, payments, service, typed_amount
+from . import bp, typed_amount
 from .forms import AddGameForm, FilterForm, GroupForm, PaymentForm, SettleForm
-from .standings import running_margins
 
 
 def _to_page(group: Group, anchor: str = "") -> Response:

@@ -12,9 +12,10 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from ..games.forms import NAME_MAX, NewGameForm, Text
+from ..forms import Text
 from ..hands.fields import WholeNumberField
-from ..names import same_name, text_problem
+from ..names import NAME_MAX, same_name, text_problem
+from ..services.gameform import NewGameForm
 from . import service
 
 FORMAT_LABELS = {

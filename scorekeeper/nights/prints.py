@@ -10,11 +10,11 @@ import io
 from flask import Response, url_for
 from markupsafe import Markup
 
+from ..charts.qr import svg
 from ..db import get_session, release_session
+from ..lan import phone_url
 from ..models import Game, Night
-from ..pdf.render import pdf_response, render_pdf
-from ..pwa.qr import svg
-from ..pwa.views import phone_url
+from ..printing.render import pdf_response, render_pdf
 from . import access, bp
 from .forms import FORMAT_LABELS, TIE_BREAK_LABELS, VARIANT_LABELS
 from .shown import NightView, night_view

@@ -23,9 +23,9 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from ..games import service as game_service
-from ..groups.summaries import record_of
 from ..models import Game, Night, NightChange, NightRound, NightTable, now_utc
+from ..services import games as game_service
+from ..services.summaries import record_of
 from ..variants import VARIANTS
 from . import pairing
 

@@ -15,13 +15,13 @@ from werkzeug.wrappers import Response
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
-from ..games import access as game_access
 from ..hands.entry import show_problems
 from ..models import Game, Group, Night, NightChange, NightTable
 from ..money import local_currency, read_stake
 from ..names import name_key
 from ..scoring import RulesError, rules_from_spec
 from ..security import is_token
+from ..services import access as game_access
 from ..variants import VARIANTS
 from . import access, bp, service
 from .forms import (

@@ -8,13 +8,13 @@ from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
 from ..db import get_session, release_session
-from ..groups.summaries import payments_of
 from ..models import Game
+from ..printing.options import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
+from ..printing.render import pdf_response, render_pdf
 from ..scoring import PRESETS
+from ..services.summaries import payments_of
 from ..variants import VARIANTS, variant_for
 from . import bp
-from .forms import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
-from .render import pdf_response, render_pdf
 
 
 @bp.get("/g/<game_id>/sheet.pdf")

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import ipaddress
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import click
 from flask import (
@@ -24,12 +22,14 @@ from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from .. import lan
+from ..charts import qr
 from ..db import get_session
-from ..games import access
-from ..games.common import load
-from ..groups.service import load_group
 from ..i18n import LANGUAGES, select_locale, text_direction
-from . import bp, lan, qr
+from ..services import access
+from ..services.games import load
+from ..services.groups import load_group
+from . import bp
 
 THEME = "#0b6e4f"  # the header's green (style.css --accent)
 BACKGROUND = "#fbfaf6"
@@ -57,53 +57,9 @@ def _static_files(folder: str) -> tuple[tuple[str, ...], str]:
     return tuple(names), digest.hexdigest()[:16]
 
 
-def lan_urls() -> list[str]:
-    """URLs other phones can open (empty when the server listens on loopback only)."""
-    config = current_app.config
-    lookup = config.get("LAN_ADDRESSES")
-    return lan.listen_urls(
-        config.get("LISTEN_HOST"),
-        config.get("LISTEN_PORT"),
-        (lambda: list(lookup)) if lookup is not None else lan.machine_addresses,
-    )
-
-
-def _loopback(host: str) -> bool:
-    if host in {"localhost", ""}:
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@bp.app_template_global()
-def phone_url(url: str) -> str:
-    """``url`` as another phone can open it: a link built for ``127.0.0.1`` is useless on
-    another phone, so it points at the machine's network address when there is one."""
-    parts = urlsplit(url)
-    if not _loopback(parts.hostname or ""):
-        return url
-    urls = lan_urls()
-    if not urls:
-        return url
-    base = urlsplit(urls[0])
-    return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
-
-
-@bp.app_template_global()
-def loopback_host(url: str) -> str | None:
-    """The loopback host ``url`` names as another phone would get it (its QR code), or
-    ``None`` when other phones can open it. Behind a reverse proxy (``PROXIES``) the
-    links take the host the phone asked for, so a loopback one means the proxy passes
-    on its own address instead."""
-    host = urlsplit(phone_url(url)).hostname or ""
-    return host if _loopback(host) else None
-
-
-@bp.app_template_global("lan_urls")
-def _lan_urls_global() -> list[str]:
-    return lan_urls()
+bp.add_app_template_global(lan.lan_urls, "lan_urls")
+bp.add_app_template_global(lan.phone_url, "phone_url")
+bp.add_app_template_global(lan.loopback_host, "loopback_host")
 
 
 def _svg(body: bytes, *, private: bool) -> Response:
@@ -115,7 +71,7 @@ def _svg(body: bytes, *, private: bool) -> Response:
 
 def _watch_svg(url: str) -> Response:
     """A watch link (read-only) as a QR code, pointing other phones at this server."""
-    return _svg(qr.svg(phone_url(url), _("Watch link (read-only):")), private=False)
+    return _svg(qr.svg(lan.phone_url(url), _("Watch link (read-only):")), private=False)
 
 
 @bp.get("/g/<game_id>/qr/watch.svg")
@@ -137,7 +93,8 @@ def edit_qr(game_id: str) -> Response:
     """The edit link as a QR code: only for a browser that may edit the game."""
     game, _variant = load(game_id)
     access.require_edit(game)
-    url = phone_url(url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True))
+    edit = url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
+    url = lan.phone_url(edit)
     return _svg(qr.svg(url), private=True)
 
 
@@ -151,7 +108,7 @@ def edit_share(game_id: str) -> Response:
         game=game,
         variant=variant,
         players=list(game.players),
-        edit_url=phone_url(
+        edit_url=lan.phone_url(
             url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
         ),
     )
@@ -163,7 +120,7 @@ def edit_share(game_id: str) -> Response:
 @bp.get("/qr/server/<int:index>.svg")
 def server_qr(index: int) -> Response:
     """One of the addresses other phones can open this server at, as a QR code."""
-    urls = lan_urls()
+    urls = lan.lan_urls()
     if not 0 <= index < len(urls):
         abort(404)
     return _svg(qr.svg(urls[index]), private=False)
@@ -244,23 +201,10 @@ def service_worker() -> Response:
     return response
 
 
-def urls_message() -> str:
-    """What the server says on start about the addresses other phones can open."""
-    urls = lan_urls()
-    if not urls:
-        host = current_app.config.get("LISTEN_HOST") or "127.0.0.1"
-        return (
-            f"Listening on {host} only: other phones cannot connect. "
-            "`HOST=0.0.0.0 make run` opens it to the network."
-        )
-    lines = ["Open on another phone (same Wi-Fi):", *(f"  {url}" for url in urls)]
-    return "\n".join([*lines, qr.terminal(urls[0])])
-
-
 @bp.cli.command("urls")
 def print_urls() -> None:
     """Print the addresses other phones can open (and their QR codes)."""
-    click.echo(urls_message())
+    click.echo(lan.urls_message())
 
 
 @bp.app_template_global()

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from flask import render_template, url_for
 
-from ..rulecards.content import card_name_for
+from ..hands.remi_check_form import RemiCheckForm
+from ..rulebook.content import card_name_for
 from . import bp
-from .forms import RemiCheckForm
 
 
 @bp.route("/remi/check", methods=["GET", "POST"])

@@ -7,13 +7,13 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from ..db import get_session, release_session
-from ..games.common import load
 from ..models import Game, Group
-from ..pdf.forms import PAPER, SheetOptions, problems
-from ..pdf.render import pdf_response, render_pdf
+from ..printing.options import PAPER, SheetOptions, problems
+from ..printing.render import pdf_response, render_pdf
+from ..rulebook.content import CARDS, RuleCard, game_card, preset_card, title_of
 from ..scoring.rules import Rules
+from ..services.games import load
 from . import bp
-from .content import CARDS, RuleCard, game_card, preset_card, title_of
 
 
 def _card(name: str) -> RuleCard:

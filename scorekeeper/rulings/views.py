@@ -12,22 +12,21 @@ from markupsafe import Markup, escape
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..checker.forms import CheckForm
+from ..charts import qr
 from ..db import get_session, release_session
+from ..hands.check_form import CheckForm
 from ..hands.fields import show_html
+from ..hands.remi_check_form import RemiCheckForm
 from ..i18n import sums_as_written, translate
+from ..lan import phone_url
 from ..models import Ruling
-from ..pdf.forms import PAPER, SheetOptions, problems
-from ..pdf.render import pdf_response, render_pdf
-from ..pwa import qr
-from ..pwa.views import phone_url
-from ..remi.forms import RemiCheckForm
-from ..rulecards.content import card_name_for, preset_card
+from ..printing.options import PAPER, SheetOptions, problems
+from ..printing.render import pdf_response, render_pdf
+from ..rulebook.content import card_name_for, preset_card
 from ..scoring.cards import Card
 from ..scoring.explain import Step
 from ..scoring.rules import Rules
-from . import bp
-from .record import (
+from ..services.rulings import (
     KeptCards,
     KeptGroups,
     keep_gin,
@@ -36,6 +35,7 @@ from .record import (
     rule_anchor,
     step_from_json,
 )
+from . import bp
 
 
 def _gin() -> tuple[CheckForm, Ruling | None]:

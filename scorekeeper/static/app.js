@@ -581,7 +581,12 @@
   var lock = null;
   var WANT = "sk-wakelock";
 
-  function wanted() { try { return localStorage.getItem(WANT) === "1"; } catch (e) { return false; } }
+  // Table mode (data-auto) keeps the screen on from the start, until it is tapped off.
+  var auto = wake !== null && wake.hasAttribute("data-auto");
+  function wanted() {
+    if (auto) return true;
+    try { return localStorage.getItem(WANT) === "1"; } catch (e) { return false; }
+  }
   function want(on) { try { localStorage.setItem(WANT, on ? "1" : "0"); } catch (e) { /* private mode */ } }
 
   function showWake() {
@@ -622,7 +627,7 @@
   if (wake && "wakeLock" in navigator && !gameOver()) {
     wake.hidden = false;
     wake.addEventListener("click", function () {
-      if (lock) { want(false); release(); } else { want(true); acquire(); }
+      if (lock) { auto = false; want(false); release(); } else { want(true); acquire(); }
     });
     document.addEventListener("visibilitychange", function () {
       if (document.visibilityState === "visible" && wanted() && !gameOver()) acquire();

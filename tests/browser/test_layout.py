@@ -116,10 +116,13 @@ def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
         yield f"{kind}-hand", f"{base}/hands/1"
         yield f"{kind}-hand-edit", f"{base}/hands/1/edit"
         yield f"{kind}-history", f"{base}/history"
+        yield f"{kind}-table", f"{base}/table"
         if kind == "gin":
             yield "hand-delete", f"{base}/hands/1/delete"
             yield "edit-qr", f"{base}/share/edit"
             yield "unlock", f"{base}/unlock"
+            yield "table-turned", f"{base}/table?view=turned"
+            yield "table-split", f"{base}/table?view=split"
     players = list(NAMES[language])
     group = api(f"{live_url}/api/v1/groups", {"name": " ".join(players[:2]), "players": players})
     yield "group-edit", group["edit_url"].removeprefix(live_url)

@@ -14,7 +14,7 @@ import pytest
 from flask import Flask
 from playwright.sync_api import expect
 
-from scorekeeper.pwa import lan
+from scorekeeper import lan
 from tests.browser.conftest import phone_page
 from tests.live import serve
 

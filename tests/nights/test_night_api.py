@@ -74,8 +74,15 @@ def test_a_round_robin_has_no_round_past_its_last(client: FlaskClient) -> None:
 
 
 def test_bad_bodies_are_told_where(client: FlaskClient) -> None:
-    response = client.post("/api/v1/nights", json={"players": ["Ann"], "format": "swiss"})
+    response = client.post("/api/v1/nights", json={"players": ["Ann"]})
     assert response.status_code == 422
+    assert response.get_json()["errors"] == [
+        {"where": "players", "message": "must have at least 2 items"}]
+    response = client.post("/api/v1/nights", json={"players": ["Ann", "Bob"],
+                                                   "format": "swiss"})
     assert response.get_json()["errors"][0]["where"] == "rounds"
+    response = client.post("/api/v1/nights", json={"players": ["Ann", "Bob"],
+                                                   "variant": "partnership"})
+    assert response.get_json()["errors"][0]["where"] == "players"
     response = client.post("/api/v1/nights", json={"players": ["Ann", "ann"]})
     assert response.get_json()["errors"][0]["where"] == "players"

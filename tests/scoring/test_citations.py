@@ -15,7 +15,7 @@ from scorekeeper.scoring.remi import _COMBINATION_TEMPLATES, RemiPlayerInput, se
 from scorekeeper.scoring.settle import score_quick_hand
 
 SCORING = Path(__file__).resolve().parents[2] / "scorekeeper" / "scoring"
-# The anchors of the rule cards (rulecards/content.py).
+# The anchors of the rule cards (rulebook/content.py).
 ANCHORS = {
     "melds", "knock", "upcard", "layoffs", "gin", "big-gin", "undercut", "tie", "dead-hand",
     "target", "boxes", "game-bonus", "shutout", "teams", "sequences", "sets", "going-out",

@@ -14,6 +14,11 @@ import ipaddress
 import socket
 import time
 from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit, urlunsplit
+
+from flask import current_app
+
+from .charts import qr
 
 WILDCARDS = {"0.0.0.0", "::", ""}
 # Any private address will do: connecting a UDP socket sends nothing, it only picks a route.
@@ -88,3 +93,58 @@ def _unique(items: Iterable[str]) -> list[str]:
         if item not in seen:
             seen.append(item)
     return seen
+
+
+def lan_urls() -> list[str]:
+    """URLs other phones can open (empty when the server listens on loopback only)."""
+    config = current_app.config
+    lookup = config.get("LAN_ADDRESSES")
+    return listen_urls(
+        config.get("LISTEN_HOST"),
+        config.get("LISTEN_PORT"),
+        (lambda: list(lookup)) if lookup is not None else machine_addresses,
+    )
+
+
+def _loopback(host: str) -> bool:
+    if host in {"localhost", ""}:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def phone_url(url: str) -> str:
+    """``url`` as another phone can open it: a link built for ``127.0.0.1`` is useless on
+    another phone, so it points at the machine's network address when there is one."""
+    parts = urlsplit(url)
+    if not _loopback(parts.hostname or ""):
+        return url
+    urls = lan_urls()
+    if not urls:
+        return url
+    base = urlsplit(urls[0])
+    return urlunsplit((base.scheme, base.netloc, parts.path, parts.query, parts.fragment))
+
+
+def loopback_host(url: str) -> str | None:
+    """The loopback host ``url`` names as another phone would get it (its QR code), or
+    ``None`` when other phones can open it. Behind a reverse proxy (``PROXIES``) the
+    links take the host the phone asked for, so a loopback one means the proxy passes
+    on its own address instead."""
+    host = urlsplit(phone_url(url)).hostname or ""
+    return host if _loopback(host) else None
+
+
+def urls_message() -> str:
+    """What the server says on start about the addresses other phones can open."""
+    urls = lan_urls()
+    if not urls:
+        host = current_app.config.get("LISTEN_HOST") or "127.0.0.1"
+        return (
+            f"Listening on {host} only: other phones cannot connect. "
+            "`HOST=0.0.0.0 make run` opens it to the network."
+        )
+    lines = ["Open on another phone (same Wi-Fi):", *(f"  {url}" for url in urls)]
+    return "\n".join([*lines, qr.terminal(urls[0])])

@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..groups.scoring_stamp import SCORING_STAMP
 from ..jsonbody import cards_json
 from ..models import Ruling
 from ..scoring.cards import Card, parse_cards
@@ -27,6 +26,7 @@ from ..scoring.explain import Message, Step, describe
 from ..scoring.remi import RemiPlayerInput, RemiResult
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult
+from .scoring_stamp import SCORING_STAMP
 
 
 @dataclass(frozen=True)

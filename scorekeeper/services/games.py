@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from flask import abort
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
+from ..db import get_session
 from ..models import Change, Game, GameData, Hand, Submission, now_utc
+from ..variants import Variant, variant_for
+from . import access
 
 
 class Conflict(Exception):
@@ -261,3 +265,21 @@ def _record(
         session.add(change)
     game.version += 1
     game.updated_at = now_utc()
+
+
+def load(game_id: str) -> tuple[Game, Variant]:
+    """The game (404 if unknown) and its variant."""
+    game = get_session().get(Game, game_id)
+    if game is None:
+        abort(404)
+    return game, variant_for(game)
+
+
+def locked(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
+    """The game locked for a change; ``editing`` refuses browsers that only watch."""
+    game = lock_game(get_session(), game_id)
+    if game is None:
+        abort(404)
+    if editing:
+        access.require_edit(game)
+    return game, variant_for(game)

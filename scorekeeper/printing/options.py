@@ -12,9 +12,9 @@ from flask_babel import lazy_gettext as _l
 from wtforms import Form, SelectChoice, SelectField, StringField
 from wtforms.validators import AnyOf, Length, NumberRange, Optional
 
-from ..games.forms import NAME_MAX
 from ..hands.fields import WholeNumberField
 from ..i18n import PRESET_NAMES
+from ..names import NAME_MAX
 
 # CSS ``@page`` sizes, keyed by what a link says.
 PAPER = {"a4": "A4", "letter": "letter"}

@@ -13,14 +13,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, load_only
 
 from ..db import writer_session
+from ..limits import ROSTER_MAX
 from ..models import Game, GameSummary, Group
 from ..money import currency_code
+from ..names import NAME_MAX
 from ..scoring.stakes import Payment, parse_stake
 from .standings import Standings, group_balances, settle_group, standings
 from .summaries import GameRecord, payments_of, records_for, store_summaries
-
-NAME_MAX = 40
-ROSTER_MAX = 30
 
 
 @dataclass(frozen=True)

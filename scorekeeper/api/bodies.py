@@ -1,0 +1,930 @@
+"""The JSON API's request bodies, each described once: a pydantic type that checks a
+body's shape (which fields, their JSON types, lengths, ranges and choices) and from
+which the OpenAPI document (``api/openapi.py``) takes that body's schema.
+
+Pydantic's own JSON Schema (``TypeAdapter.json_schema``) feeds a document assembled in
+code, rather than a framework (flask-openapi3, spectree) that would take the routes
+over: the views stay Flask views, the answers keep their ``{"errors": [...]}`` shape,
+and the engine's checks (cards dealt, melds valid, a seat of this game) stay where
+they are, after the shape. The bodies are ``TypedDict`` types: a field left out is
+absent (never ``null`` unless the field says so), as the readers behind them expect.
+
+A field's check raises the API's own message (``"must be a whole number"``); pydantic's
+errors of structure (a missing field, a list too long) are worded the same way by
+``problems``. ``where`` is the field's path, ``defender.layoffs[1].meld``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Literal, NotRequired
+
+from pydantic import (
+    ConfigDict,
+    Field,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+    WithJsonSchema,
+    WrapValidator,
+)
+from pydantic_core import PydanticCustomError
+from pydantic_core.core_schema import ValidatorFunctionWrapHandler
+from typing_extensions import TypedDict  # pydantic reads this one on Python 3.11
+
+from ..jsonbody import MAX_CARD_ITEMS, MAX_CARD_TEXT, ApiError, json_object
+from ..limits import ROSTER_MAX
+from ..names import GROUP_NAME_MAX, NAME_MAX
+from ..scoring.rules import PRESETS, NextDealer, OklahomaAce, Shutout
+from ..scoring.stakes import StakeError, parse_stake
+from ..variants import VARIANTS
+
+Schema = dict[str, Any]
+
+SEAT_MAX = 3  # a table has at most four seats
+MAX_MELDS = 11  # /gin/settle: more melds than cards in a hand is never right
+HAND_MELDS = 8  # a hand added to a game
+MAX_COMBINATIONS = 16  # /remi/settle: more than one player ever holds
+DEAL_COMBINATIONS = 8  # a Remi deal added to a game
+DEADWOOD_MAX = 100
+QUICK_OUTCOMES = ("knock", "gin", "big_gin")
+CARD_WORDS = 'must be a card as a string, like "7H" or "10♦"'
+TOKEN_PATTERN = "^[A-Za-z0-9_-]{1,64}$"
+
+
+def refuse(message: str) -> PydanticCustomError:
+    """A field's problem in the API's words."""
+    return PydanticCustomError("refused", message)
+
+
+SHARED_MARK = "x-shared"  # pydantic's own $ref is to its $defs: set by ``_plain``
+
+
+def shared(name: str) -> WithJsonSchema:
+    """A type the document names once, under ``components.schemas``."""
+    return WithJsonSchema({SHARED_MARK: name})
+
+
+def checked(check: Callable[[Any], Any], schema: Any) -> PlainValidator:
+    """A value checked by ``check``; the document shows ``schema``'s JSON Schema."""
+    return PlainValidator(check, json_schema_input_type=schema)
+
+
+# --- plain values ---------------------------------------------------------------------
+
+
+def whole(low: int | None = None, high: int | None = None, *,
+          wrong: str = "must be a whole number") -> PlainValidator:
+    """A whole JSON number (``2`` or ``2.0``: JSON Schema's integer; never ``true``)
+    between ``low`` and ``high``."""
+    def check(value: Any) -> int:
+        value = integral(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise refuse(wrong)
+        if (low is not None and value < low) or (high is not None and value > high):
+            if high is None:
+                raise refuse(f"must be {low} or more")
+            raise refuse(f"must be between {low} and {high}")
+        return value
+
+    return checked(check, Annotated[int, Field(ge=low, le=high)])
+
+
+def integral(value: Any) -> Any:
+    """``2.0`` as ``2``: JSON has one kind of number, and JSON Schema counts a number with
+    no fraction as an integer; anything else as it is."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def flag() -> PlainValidator:
+    """``true`` or ``false``."""
+    def check(value: Any) -> bool:
+        if not isinstance(value, bool):
+            raise refuse("must be true or false")
+        return value
+
+    return checked(check, bool)
+
+
+def text(most: int | None = None, *, wrong: str = "must be a string",
+         too_long: str | None = None, **schema: Any) -> PlainValidator:
+    """A JSON string of at most ``most`` characters."""
+    def check(value: Any) -> str:
+        if not isinstance(value, str):
+            raise refuse(wrong)
+        if most is not None and len(value) > most:
+            raise refuse(too_long or f"must be at most {most} characters")
+        return value
+
+    return checked(check, Annotated[str, Field(max_length=most, **schema)])
+
+
+def choice(values: Sequence[str], wrong: str) -> PlainValidator:
+    """One of ``values``."""
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or value not in values:
+            raise refuse(wrong)
+        return value
+
+    return checked(check, Literal[tuple(values)])
+
+
+def listed(most: int, least: int = 0, *, wrong: str | None = None) -> WrapValidator:
+    """A JSON array of ``least`` to ``most`` items, each checked by the list's item type."""
+    def check(value: Any, items: ValidatorFunctionWrapHandler) -> Any:
+        if not isinstance(value, list):
+            raise refuse("must be a list")
+        if len(value) > most:
+            raise refuse(wrong or f"must have at most {most} items")
+        if len(value) < least:
+            raise refuse(wrong or f"must have at least {least} items")
+        return items(value)
+
+    return WrapValidator(check)
+
+
+def within(most: int, least: int = 0) -> Any:
+    """The document's side of ``listed``: how many items the array holds."""
+    return Field(json_schema_extra={"maxItems": most, **({"minItems": least} if least else {})})
+
+
+# --- cards, rules, money ----------------------------------------------------------------
+
+
+def _card(value: Any) -> str:
+    if not isinstance(value, str):
+        raise refuse(CARD_WORDS)
+    if len(value) > MAX_CARD_TEXT:
+        raise refuse("is too long to be cards")
+    return value
+
+
+CardText = Annotated[str, checked(_card, str)]
+CARD_SCHEMA: Schema = {
+    "type": "string",
+    "description": "One card: rank (A, 2–10 or T, J, Q, K) then suit (S, H, D, C or "
+    "♠ ♥ ♦ ♣), in any case.",
+    "minLength": 1, "maxLength": MAX_CARD_TEXT, "examples": ["7H", "10♦", "q♠"],
+}
+Card = Annotated[str, checked(_card, str), shared("Card")]
+
+
+def _cards(value: Any, items: ValidatorFunctionWrapHandler) -> Any:
+    if isinstance(value, str):
+        return _card(value)
+    if not isinstance(value, list):
+        raise refuse('must be cards: one string like "7H 8H 9H" or a list of strings')
+    if len(value) > MAX_CARD_ITEMS:
+        raise refuse(f"must have at most {MAX_CARD_ITEMS} items")
+    return items(value)
+
+
+Cards = Annotated[list[CardText], WrapValidator(_cards), shared("Cards")]
+CARDS_SCHEMA: Schema = {
+    "description": "Cards as one string (separated by spaces or commas) or as a list of "
+    "strings, in any notation: rank then suit, in letters or symbols.",
+    "oneOf": [
+        {"type": "string", "maxLength": MAX_CARD_TEXT, "examples": ["7H 8H 9H"]},
+        {"type": "array", "items": {"type": "string", "maxLength": MAX_CARD_TEXT},
+         "maxItems": MAX_CARD_ITEMS, "examples": [["7H", "8H"]]},
+    ],
+}
+
+
+def _rules(value: Any) -> Any:
+    """A preset's name or an object of settings; the settings themselves are checked
+    by the engine (``scoring/rules.py``), as the pages' are, at ``rules.<setting>``."""
+    if not isinstance(value, str | dict):
+        raise refuse("must be a preset name or an object of settings")
+    if isinstance(value, dict):
+        return {name: integral(setting) for name, setting in value.items()}
+    return value
+
+
+Rules = Annotated[Any, checked(_rules, Any), shared("Rules")]
+BONUS = Annotated[int, Field(ge=0, le=10000)]
+
+
+def one_of(choices: Any) -> Any:
+    """The document's list of an enumeration's values."""
+    return Field(json_schema_extra={"enum": [c.value for c in choices]})
+
+
+class RuleSettings(TypedDict, total=False):
+    """Settings by their snake_case names (the rule cards at `/rules` show each); any
+    left out keep the preset's value. An unknown setting is refused."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+
+    preset: Annotated[str, Field(description="The preset the settings "
+                                                     "change."), shared("Preset")]
+    knock_limit: Annotated[int, Field(ge=0, le=10, description="The most deadwood one may "
+                                      "knock with.")]
+    gin_bonus: Annotated[BONUS, Field(description="Bonus for gin.")]
+    big_gin_bonus: Annotated[BONUS | None, Field(description="Bonus for big gin; null: big "
+                                                 "gin is not played.")]
+    undercut_bonus: Annotated[BONUS, Field(description="Bonus for an undercut.")]
+    tie_is_undercut: Annotated[bool, Field(description="Whether equal deadwood is an "
+                                           "undercut.")]
+    target: Annotated[int, Field(ge=1, le=10000, description="The score that ends the game.")]
+    game_bonus: Annotated[BONUS, Field(description="Bonus for winning the game.")]
+    box_bonus: Annotated[BONUS, Field(description="Bonus for each hand won (box).")]
+    shutout: Annotated[str, one_of(Shutout),
+                       Field(description="What a shutout adds at the end of the game.")]
+    shutout_bonus: Annotated[BONUS, Field(description="The flat bonus of shutout `flat`.")]
+    next_dealer: Annotated[str, one_of(NextDealer),
+                           Field(description="Who deals the next hand.")]
+    oklahoma: Annotated[bool, Field(description="Oklahoma gin: the upcard sets the knock "
+                                    "limit.")]
+    oklahoma_ace: Annotated[str, one_of(OklahomaAce),
+                            Field(description="What an ace upcard means in Oklahoma.")]
+    spade_doubles: Annotated[bool, Field(description="Oklahoma: a spade upcard doubles the "
+                                         "hand.")]
+    sets_need_sequence: Annotated[bool, Field(description="Remi: a set counts only beside "
+                                              "a sequence.")]
+    deals: Annotated[Annotated[int, Field(ge=1, le=1000)] | None,
+                     Field(description="Remi: end after this many deals; null: at the "
+                           "target.")]
+    hollywood_fourth: Annotated[bool, Field(description="Hollywood: a fourth column opens "
+                                            "when the first closes.")]
+
+
+RULES_SCHEMA: Schema = {
+    "description": "A preset name, or an object of settings on top of a preset. Left "
+    "out: the variant's own preset (`classic` for gin; `remi` for `/remi/settle`).",
+    "oneOf": [{"$ref": "#/components/schemas/Preset"},
+              {"$ref": "#/components/schemas/RuleSettings"}],
+}
+PRESET_SCHEMA: Schema = {"type": "string", "enum": list(PRESETS),
+                         "description": "A preset's name."}
+
+# The stake per point: more than 0, at most 1000000, at most 6 decimals, as text.
+STAKE_PATTERN = (r"^0*([1-9][0-9]{0,5}(\.[0-9]{1,6})?|1000000(\.0{1,6})?|\.([1-9][0-9]{0,5}|"
+                 r"0[1-9][0-9]{0,4}|00[1-9][0-9]{0,3}|000[1-9][0-9]{0,2}|0000[1-9][0-9]?|"
+                 r"00000[1-9]))$")
+
+
+def _stake(value: Any) -> str:
+    if value is None:
+        raise refuse("must be a string; leave it out for none")
+    if not isinstance(value, str):
+        raise refuse("a stake is a decimal number as text, like 0.01")
+    try:
+        parse_stake(value)
+    except StakeError as exc:
+        raise refuse(str(exc)) from None
+    if re.fullmatch(STAKE_PATTERN, value) is None:
+        raise refuse("a stake is a decimal number, like 0.01")
+    return value
+
+
+Stake = Annotated[str, checked(_stake, Annotated[str, Field(pattern=STAKE_PATTERN)]),
+                  Field(description="The stake per point as a decimal string: more than 0, "
+                        "at most 1000000, at most 6 decimals. Money is never a JSON number.",
+                        examples=["0.01"])]
+
+
+def _currency(value: Any) -> str:
+    if value is None:
+        raise refuse("must be a string; leave it out for none")
+    if not isinstance(value, str) or re.fullmatch("[A-Za-z]{3}", value) is None:
+        raise refuse("a currency is a three-letter code, like EUR")
+    return value
+
+
+Currency = Annotated[str, checked(_currency, Annotated[str, Field(pattern="^[A-Za-z]{3}$")]),
+                     Field(description="An ISO 4217 currency code, any case; a stake needs "
+                           "one (a game in a group may take the group's).", examples=["EUR"])]
+
+
+# Something to read, and no NUL (PostgreSQL's text cannot hold it).
+NAME_PATTERN = r"^[^\x00]*[^\s\x00][^\x00]*$"
+
+
+def _player_name(most: int) -> PlainValidator:
+    def check(value: Any) -> str:
+        if not isinstance(value, str) or not value.strip():
+            raise refuse("every player needs a name")
+        if len(value) > most:
+            raise refuse(f"a name has at most {most} characters")
+        if "\x00" in value:
+            raise refuse("a name cannot hold U+0000")
+        return value
+
+    return checked(check, Annotated[str, Field(pattern=NAME_PATTERN, max_length=most)])
+
+
+PlayerName = Annotated[str, _player_name(NAME_MAX),
+                       Field(description="A player's name (spaces around it are dropped).")]
+Seat = Annotated[int, whole(0, SEAT_MAX)]
+GroupVersion = Annotated[
+    int, whole(0, wrong="must be the group's version, as GET /api/v1/groups/<id> says it"),
+    Field(description="The group's `version` as read: a change made since (another client's, "
+          "or this request sent before) makes it a 409."),
+]
+
+# --- the engine's bodies ---------------------------------------------------------------
+
+
+class ArrangeRequest(TypedDict):
+    cards: Annotated[Cards, Field(description="10 or 11 cards.")]
+    rules: NotRequired[Rules]
+
+
+class KnockerCards(TypedDict):
+    """The knocker's cards, and optionally the melds he declares."""
+
+    cards: Cards
+    melds: NotRequired[Annotated[list[Cards], listed(MAX_MELDS), within(MAX_MELDS),
+                                 Field(description="Declared melds (optional).")]]
+
+
+class Layoff(TypedDict):
+    card: Card
+    meld: Annotated[int, whole(0, MAX_MELDS - 1), Field(description="0-based index into the "
+                                                   "knocker's melds.")]
+
+
+class DefenderCards(TypedDict):
+    """The defender's cards, and optionally his melds and layoffs."""
+
+    cards: Cards
+    melds: NotRequired[Annotated[list[Cards], listed(MAX_MELDS), within(MAX_MELDS),
+                                 Field(description="Declared melds (optional).")]]
+    layoffs: NotRequired[Annotated[list[Layoff], listed(MAX_MELDS), within(MAX_MELDS),
+                                   Field(description="Declared layoffs (optional).")]]
+
+
+class SettleRequest(TypedDict):
+    """Declared melds and layoffs are checked and scored as declared. Left out, the
+    knocker gets his minimum-deadwood arrangement that leaves the defender the most
+    deadwood, and the defender the lowest deadwood his own melds and chained layoffs
+    reach together."""
+
+    rules: NotRequired[Rules]
+    upcard: NotRequired[Annotated[Card, Field(description="Oklahoma: the upcard.")]]
+    knocker: KnockerCards
+    defender: DefenderCards
+
+
+class RemiPlayer(TypedDict):
+    name: Annotated[str, text(NAME_MAX), Field(description="The player's name.")]
+    table: NotRequired[Annotated[list[Cards], listed(MAX_COMBINATIONS),
+                                 within(MAX_COMBINATIONS),
+                                 Field(description="The combinations laid on the table.")]]
+    hand: NotRequired[Annotated[Cards, Field(description="The cards still in hand.")]]
+    went_out: NotRequired[Annotated[bool, flag(), Field(description="Whether this player went "
+                                                  "out.")]]
+    final_discard: NotRequired[Annotated[Card, Field(description="The card he went out "
+                                                     "with.")]]
+
+
+def _remi_count(value: Any, items: ValidatorFunctionWrapHandler) -> Any:
+    if not isinstance(value, list):
+        raise refuse("must be a list")
+    if not 2 <= len(value) <= 4:
+        raise refuse(f"Remi is for 2 to 4 players, not {len(value)}")
+    return items(value)
+
+
+class RemiSettleRequest(TypedDict):
+    rules: NotRequired[Rules]
+    players: Annotated[list[RemiPlayer], WrapValidator(_remi_count), within(4, 2)]
+
+
+class GinRuling(SettleRequest):
+    kind: NotRequired[Literal["gin"]]
+
+
+class RemiRuling(RemiSettleRequest):
+    kind: Literal["remi"]
+
+
+# --- games and their hands ------------------------------------------------------------
+
+
+def _seat_number(value: Any) -> int:
+    value = integral(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise refuse("must be a seat number")
+    if not 0 <= value <= SEAT_MAX:
+        raise refuse(f"must be between 0 and {SEAT_MAX}")
+    return value
+
+
+def _captain(value: Any) -> int | None:
+    return None if value is None else _seat_number(value)
+
+
+SeatNumber = Annotated[int, checked(_seat_number, Annotated[int, Field(ge=0, le=SEAT_MAX)])]
+
+
+def _player_counts() -> list[Schema]:
+    """How many players each variant takes, as the document's constraints on a new game."""
+    by_count: dict[tuple[int, ...], list[str]] = {}
+    for name, variant in VARIANTS.items():
+        by_count.setdefault(variant.player_counts, []).append(name)
+    return [
+        {
+            "properties": {
+                "variant": {"enum": names},
+                "players": {"minItems": min(counts), "maxItems": max(counts)},
+            },
+            **({} if "gin" in names else {"required": ["variant"]}),
+        }
+        for counts, names in by_count.items()
+    ]
+
+
+MOST_PLAYERS = max(max(v.player_counts) for v in VARIANTS.values())
+
+
+class NewGame(TypedDict):
+    """Without a stake, the game takes its group's stake and currency."""
+
+    __pydantic_config__ = ConfigDict(  # type: ignore[misc]
+        json_schema_extra={"anyOf": _player_counts(),
+                           "dependentRequired": {"currency": ["stake"]}})
+
+    variant: NotRequired[Annotated[
+        str, choice(tuple(VARIANTS), f"must be one of {', '.join(VARIANTS)}"),
+        Field(description="The kind of game (default `gin`).")]]
+    rules: NotRequired[Rules]
+    players: Annotated[
+        list[PlayerName], listed(MOST_PLAYERS), within(MOST_PLAYERS, 2),
+        Field(description="2 players (gin, Oklahoma, Hollywood), 3 (three-hand), 4 "
+              "(partnership) or 2 to 4 (Remi), all different.",
+              json_schema_extra={"uniqueItems": True})]
+    dealer: NotRequired[Annotated[SeatNumber, Field(description="The first dealer's seat "
+                                                    "(default 0).")]]
+    captain: NotRequired[Annotated[
+        Annotated[int, checked(_captain, Annotated[int, Field(ge=0, le=SEAT_MAX)] | None)],
+        Field(description="Three-hand gin: the first captain's seat; null: none.")]]
+    group: NotRequired[Annotated[str, text(64, wrong="must be a group's id"),
+                                 Field(description="The id of the group the game counts "
+                                       "for; the group's edit secret goes in "
+                                       "`X-Edit-Secret`.")]]
+    stake: NotRequired[Stake]
+    currency: NotRequired[Currency]
+
+
+Knocker = Annotated[
+    int | str,
+    checked(lambda value: value if value in ("box", "captain") else _seat(value),
+            Seat | Literal["box", "captain"]),
+    Field(description='Who went out: a seat; in three-hand gin a role, 0 or `"box"`, 1 or '
+          '`"captain"`.'),
+]
+
+
+def _seat(value: Any) -> int:
+    seat: int = SEAT_CHECK.func(value)  # type: ignore[call-arg]
+    return seat
+
+
+SEAT_CHECK = whole(0, SEAT_MAX)
+Deadwood = Annotated[int, whole(0, DEADWOOD_MAX)]
+
+
+class QuickHand(TypedDict):
+    """A gin hand by its totals (gin, Oklahoma, Hollywood, three-hand): an undercut or a
+    tie follows from the deadwood."""
+
+    outcome: Annotated[str, choice(QUICK_OUTCOMES, "must be one of knock, gin, big_gin, dead")]
+    knocker: Knocker
+    knocker_deadwood: NotRequired[Annotated[Deadwood, Field(description="The knocker's "
+                                                           "deadwood (default 0).")]]
+    defender_deadwood: Annotated[Deadwood, Field(description="The defender's deadwood "
+                                                 "after layoffs.")]
+    upcard: NotRequired[Annotated[Card, Field(description="Oklahoma: the upcard.")]]
+
+
+class DeadHand(TypedDict):
+    """A hand nobody won: the stock ran out."""
+
+    outcome: Annotated[str, choice(("dead",), "must be one of knock, gin, big_gin, dead")]
+    upcard: NotRequired[Annotated[Card, Field(description="Oklahoma: the upcard.")]]
+
+
+class SeatedKnocker(TypedDict):
+    """The knocker's seat, cards and optionally declared melds."""
+
+    seat: Annotated[Knocker, Field(description="Who knocked: a seat; in three-hand gin a "
+                                   "role.")]
+    cards: Cards
+    melds: NotRequired[Annotated[list[Cards], listed(HAND_MELDS), within(HAND_MELDS),
+                                 Field(description="Declared melds (optional).")]]
+
+
+class HandDefender(TypedDict):
+    """The defender's cards, and optionally his melds and layoffs."""
+
+    cards: Cards
+    melds: NotRequired[Annotated[list[Cards], listed(HAND_MELDS), within(HAND_MELDS),
+                                 Field(description="Declared melds (optional).")]]
+    layoffs: NotRequired[Annotated[list[Layoff], listed(MAX_MELDS), within(MAX_MELDS),
+                                   Field(description="Declared layoffs (optional).")]]
+
+
+class CardHand(TypedDict):
+    """A gin hand by both players' cards, as `/gin/settle` takes them."""
+
+    knocker: SeatedKnocker
+    defender: HandDefender
+    upcard: NotRequired[Annotated[Card, Field(description="Oklahoma: the upcard.")]]
+
+
+class PartnershipDeal(TypedDict):
+    """A partnership deal: the hands of both tables."""
+
+    tables: Annotated[list[Any], listed(2, 2, wrong="a deal is two hands: seat 0's table, "
+                                        "then seat 2's"),
+                      Field(description="Seat 0's table, then seat 2's; the knocker is 0 or "
+                            "1 within each table's pair.",
+                            json_schema_extra={"minItems": 2, "maxItems": 2, "items": {
+                                "anyOf": [{SHARED_MARK: "QuickHand"}, {SHARED_MARK: "DeadHand"},
+                                          {SHARED_MARK: "CardHand"}]}})]
+
+
+WhoWentOut = Annotated[
+    int | None,
+    checked(lambda value: None if value is None else _seat(value), Seat | None),
+    Field(description="Who went out; null: nobody."),
+]
+
+
+class RemiQuickEntry(TypedDict, total=False):
+    plus: Annotated[int, whole(), Field(description="Points on the table (default 0).")]
+    minus: Annotated[int, whole(), Field(description="Points left in hand (default 0).")]
+
+
+class RemiQuickDeal(TypedDict):
+    """A Remi deal by each player's plus and minus."""
+
+    mode: NotRequired[Annotated[str, choice(("quick",), "must be quick or cards")]]
+    went_out: NotRequired[WhoWentOut]
+    discard_value: NotRequired[Annotated[int, whole(), Field(description="The final discard's "
+                                                       "value: 5, 10 or 15.")]]
+    final_discard: NotRequired[Annotated[Card, Field(description="Or the final discard "
+                                                     "itself.")]]
+    players: Annotated[list[RemiQuickEntry], listed(4), within(4, 2),
+                       Field(description="One entry per seat, in seat order.")]
+
+
+class RemiCardEntry(TypedDict, total=False):
+    table: Annotated[list[Cards], listed(DEAL_COMBINATIONS), within(DEAL_COMBINATIONS),
+                     Field(description="Combinations on the table.")]
+    hand: Annotated[Cards, Field(description="Cards left in hand.")]
+
+
+class RemiCardDeal(TypedDict):
+    """A Remi deal by each player's cards."""
+
+    mode: NotRequired[Annotated[str, choice(("cards",), "must be quick or cards")]]
+    went_out: NotRequired[WhoWentOut]
+    final_discard: NotRequired[Annotated[Card, Field(description="The card he went out "
+                                                     "with.")]]
+    players: Annotated[list[RemiCardEntry], listed(4), within(4, 2),
+                       Field(description="One entry per seat, in seat order.")]
+
+
+# --- groups and their money -------------------------------------------------------------
+
+
+def _group_name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip() or len(value.strip()) > GROUP_NAME_MAX:
+        raise refuse(f"a group needs a name of at most {GROUP_NAME_MAX} characters")
+    if "\x00" in value:
+        raise refuse("a name cannot hold U+0000")
+    return value
+
+
+class NewGroup(TypedDict):
+    __pydantic_config__ = ConfigDict(  # type: ignore[misc]
+        json_schema_extra={"dependentRequired": {"stake": ["currency"]}})
+
+    name: Annotated[str, checked(_group_name, Annotated[str, Field(pattern=NAME_PATTERN)]),
+                    Field(description="The group's name.")]
+    players: Annotated[list[PlayerName], listed(ROSTER_MAX, 1),
+                       Field(description="The regular players, all different.",
+                             json_schema_extra={"minItems": 1, "maxItems": ROSTER_MAX,
+                                                "uniqueItems": True})]
+    stake: NotRequired[Stake]
+    currency: NotRequired[Currency]
+
+
+AMOUNT_PATTERN = r"^\s*[0-9]+([.,][0-9]+)?\s*$"
+
+
+def _amount(value: Any) -> Any:
+    if not isinstance(value, str) or re.fullmatch(AMOUNT_PATTERN, value) is None:
+        raise refuse("an amount is a number, like 2.50")
+    return value
+
+
+Amount = Annotated[str, checked(_amount, Annotated[str, Field(pattern=AMOUNT_PATTERN)]),
+                   Field(examples=["2.50"])]
+Day = Annotated[str, checked(lambda v: v if isinstance(v, str) else _no_date(), str),
+                WithJsonSchema({"type": "string", "format": "date"})]
+
+
+def _no_date() -> str:
+    raise refuse("must be a date, like 2026-12-01")
+
+
+class NewPayment(TypedDict):
+    from_: Annotated[str, text(), Field(alias="from", description="Who paid: a player of the "
+                                   "group.")]
+    to: Annotated[str, text(), Field(description="Whom: another player of the group.")]
+    amount: Annotated[Amount, Field(description="How much, in the group's balance "
+                                    "currency, no finer than its minor unit; at most "
+                                    "1000000.")]
+    date: NotRequired[Annotated[Day, Field(description="The day it was paid, today or "
+                                           "before; today when left out.")]]
+    version: NotRequired[GroupVersion]
+
+
+class PaymentCorrection(TypedDict, total=False):
+    """What to change of a payment; what is left out stays."""
+
+    from_: Annotated[str, text(), Field(alias="from", description="Who paid.")]
+    to: Annotated[str, text(), Field(description="Whom.")]
+    amount: Annotated[Amount, Field(description="How much, in the payment's currency.")]
+    date: Annotated[Day, Field(description="The day it was paid.")]
+    version: GroupVersion
+
+
+class SettleUp(TypedDict):
+    version: GroupVersion
+
+
+class Version(TypedDict, total=False):
+    version: GroupVersion
+
+
+# --- club nights ------------------------------------------------------------------------
+
+NIGHT_ENTRANTS = 400
+NIGHT_VARIANTS = ("gin", "oklahoma", "hollywood", "partnership")
+NIGHT_FORMATS = ("round_robin", "swiss", "king_of_the_hill")
+TIE_BREAKS = ("match_points", "games_won", "shutouts", "point_difference", "head_to_head")
+
+
+def _entrant(value: Any) -> Any:
+    """A player's name, or (a partnership night) a team: a list of its two players."""
+    if isinstance(value, list):
+        if len(value) != 2:
+            raise refuse("a team is a list of its two players")
+        return [_player_name(NAME_MAX).func(name) for name in value]  # type: ignore[call-arg]
+    return _player_name(NAME_MAX).func(value)  # type: ignore[call-arg]
+
+
+Entrant = Annotated[
+    Any,
+    checked(_entrant, Annotated[str, Field(pattern=NAME_PATTERN, max_length=NAME_MAX)]
+            | Annotated[list[Annotated[str, Field(pattern=NAME_PATTERN, max_length=NAME_MAX)]],
+                        Field(min_length=2, max_length=2)]),
+    Field(description="A player's name; on a partnership night a team, the list of its two "
+          "players."),
+]
+
+
+class NewNight(TypedDict):
+    """A club night: the entrants present, the game at every table, the format."""
+
+    __pydantic_config__ = ConfigDict(  # type: ignore[misc]
+        json_schema_extra={"dependentRequired": {"currency": ["stake"]}})
+
+    players: Annotated[
+        list[Entrant], listed(NIGHT_ENTRANTS, 2), within(NIGHT_ENTRANTS, 2),
+        Field(description="The entrants present, in seed order, all different.")]
+    variant: NotRequired[Annotated[
+        str, choice(NIGHT_VARIANTS, f"must be one of {', '.join(NIGHT_VARIANTS)}"),
+        Field(description="The game at every table (default `gin`); `partnership`: "
+              "teams of two.")]]
+    rules: NotRequired[Rules]
+    format: NotRequired[Annotated[
+        str, choice(NIGHT_FORMATS, f"must be one of {', '.join(NIGHT_FORMATS)}"),
+        Field(description="`round_robin` (default): everyone meets everyone, a bye a round "
+              "for an odd number; `swiss`: players on equal standing meet, no rematch while "
+              "avoidable; `king_of_the_hill`: winners move up a table, losers down.")]]
+    rounds: NotRequired[Annotated[int, whole(1, 50), Field(
+        description="How many rounds (Swiss and king of the hill need it; a round robin "
+        "plays every round by default).")]]
+    deals: NotRequired[Annotated[int, whole(1, 100), Field(
+        description="A fixed number of deals a table (gin and Oklahoma) instead of playing "
+        "to the target.")]]
+    order: NotRequired[Annotated[
+        list[Annotated[str, choice(TIE_BREAKS, f"must be one of {', '.join(TIE_BREAKS)}")]],
+        listed(len(TIE_BREAKS), 1), within(len(TIE_BREAKS), 1),
+        Field(description="The standings' order (default: match points, games won, "
+              "shutouts, point difference, head-to-head), each once.",
+              json_schema_extra={"uniqueItems": True})]]
+    group: NotRequired[Annotated[str, text(64, wrong="must be a group's id"),
+                                 Field(description="The group whose standings, head-to-head "
+                                       "and stakes the night's games count for; its edit "
+                                       "secret goes in `X-Edit-Secret`.")]]
+    stake: NotRequired[Stake]
+    currency: NotRequired[Currency]
+
+
+class NextRound(TypedDict, total=False):
+    carry: Annotated[bool, flag(), Field(
+        description="Start the round while tables of the current one still play: they play "
+        "on and count once confirmed.")]
+
+
+# --- reading a body ---------------------------------------------------------------------
+
+# Every body by the name the document gives its schema.
+BODIES: dict[str, Any] = {
+    "ArrangeRequest": ArrangeRequest,
+    "SettleRequest": SettleRequest,
+    "RemiSettleRequest": RemiSettleRequest,
+    "GinRuling": GinRuling,
+    "RemiRuling": RemiRuling,
+    "NewGame": NewGame,
+    "QuickHand": QuickHand,
+    "DeadHand": DeadHand,
+    "CardHand": CardHand,
+    "PartnershipDeal": PartnershipDeal,
+    "RemiQuickDeal": RemiQuickDeal,
+    "RemiCardDeal": RemiCardDeal,
+    "NewGroup": NewGroup,
+    "NewPayment": NewPayment,
+    "PaymentCorrection": PaymentCorrection,
+    "SettleUp": SettleUp,
+    "Version": Version,
+    "NewNight": NewNight,
+    "NextRound": NextRound,
+}
+# The shared types a body refers to by name, with their schemas.
+SHARED: dict[str, Schema] = {
+    "Card": CARD_SCHEMA,
+    "Cards": CARDS_SCHEMA,
+    "Rules": RULES_SCHEMA,
+    "Preset": PRESET_SCHEMA,
+}
+ADAPTERS: dict[Any, TypeAdapter[Any]] = {body: TypeAdapter(body) for body in BODIES.values()}
+ADAPTERS[RuleSettings] = TypeAdapter(RuleSettings)
+
+
+def problems(error: ValidationError) -> list[tuple[str, str]]:
+    """Pydantic's errors as the API's (where, message) pairs."""
+    found = []
+    for item in error.errors(include_url=False):
+        where = path(item["loc"])
+        kind, ctx = item["type"], item.get("ctx") or {}
+        if kind == "refused":
+            message = item["msg"]
+        elif kind == "missing":
+            message = "this field is required"
+        elif kind in ("dict_type", "model_type", "typed_dict_type"):
+            message = "must be an object"
+        elif kind == "list_type":
+            message = "must be a list"
+        elif kind == "literal_error":
+            message = f"must be {ctx.get('expected', 'another value')}".replace("'", "")
+        else:
+            message = item["msg"]
+        found.append((where, message))
+    return found
+
+
+def path(loc: Sequence[int | str]) -> str:
+    """A field's path as the API writes it: ``defender.layoffs[1].meld``."""
+    where = ""
+    for part in loc:
+        if isinstance(part, int):
+            where += f"[{part}]"
+        else:
+            where += f".{part}" if where else str(part)
+    return where or "request"
+
+
+def check(body: dict[str, Any], shape: Any,
+          also: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
+    """``body`` as read by its ``shape`` (one of ``BODIES``): the fields the shape names,
+    whole numbers as ``int``; otherwise ``ApiError``.
+
+    ``also`` reads the body for the engine: when the shape is wrong, the engine's
+    problems at other fields (a card that is none, an unknown preset) are named too, so
+    that every mistake is reported at once."""
+    try:
+        read_body: dict[str, Any] = ADAPTERS[shape].validate_python(body)
+    except ValidationError as exc:
+        found = problems(exc)
+        if also is not None:
+            try:
+                also(body)
+            except ApiError as more:
+                found = _together(found, more.problems)
+        raise ApiError(found) from None
+    # A field whose JSON name is a Python word (``from``) is read as ``from_``.
+    return {key.removesuffix("_"): value for key, value in read_body.items()}
+
+
+def _together(shape: list[tuple[str, str]], engine: Sequence[tuple[str, str]]
+              ) -> list[tuple[str, str]]:
+    """The shape's problems and the engine's, in the engine's order (the body's); where
+    both name a field, or one a field inside the other, the shape's are kept."""
+    def near(one: str, other: str) -> bool:
+        return one == other or one.startswith((f"{other}.", f"{other}[")) or other.startswith(
+            (f"{one}.", f"{one}["))
+
+    out: list[tuple[str, str]] = []
+    left = list(shape)
+    for where, message in engine:
+        mine = [problem for problem in left if near(problem[0], where)]
+        if not mine and not any(near(w, where) for w, _ in shape):
+            out.append((where, message))
+        out += mine
+        left = [problem for problem in left if problem not in mine]
+    return out + left
+
+
+def read(shape: Any, also: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
+    """The request's JSON object, refused (422, every problem at its field) unless it has
+    the ``shape`` (``check``)."""
+    return check(json_object(), shape, also)
+
+
+def schemas() -> dict[str, Schema]:
+    """Every body's JSON Schema and the shared ones, by name, for ``components.schemas``."""
+    found: dict[str, Schema] = dict(SHARED)
+    for name, body in [*BODIES.items(), ("RuleSettings", RuleSettings)]:
+        schema = ADAPTERS[body].json_schema(
+            by_alias=True, ref_template="#/components/schemas/{model}")
+        for inner, definition in schema.pop("$defs", {}).items():
+            found.setdefault(inner, _plain(definition))
+        found[name] = _plain(schema)
+    return found
+
+
+def _plain(schema: Any) -> Any:
+    """A schema without pydantic's titles (each field's name again)."""
+    if isinstance(schema, dict) and SHARED_MARK in schema:
+        rest = {key: item for key, item in schema.items() if key != SHARED_MARK}
+        return {"$ref": f"#/components/schemas/{schema[SHARED_MARK]}", **_plain(rest)}
+    if isinstance(schema, dict):
+        return {
+            key: ({name: _plain(value) for name, value in item.items()} if key == "properties"
+                  else _plain(item))
+            for key, item in schema.items()
+            if key not in ("title", "description")
+        } | ({"description": " ".join(schema["description"].split())}
+             if isinstance(schema.get("description"), str) else {})
+    if isinstance(schema, list):
+        return [_plain(item) for item in schema]
+    return schema
+
+
+
+# --- a hand's body, by the game's variant -----------------------------------------------
+
+
+def gin_hand_shape(body: Any) -> Any:
+    """The shape of gin hand a body is: cards when its knocker is an object, a dead hand
+    by its outcome, else quick totals."""
+    if isinstance(body, dict) and isinstance(body.get("knocker"), dict):
+        return CardHand
+    if isinstance(body, dict) and body.get("outcome") == "dead":
+        return DeadHand
+    return QuickHand
+
+
+def remi_deal_shape(body: dict[str, Any]) -> Any:
+    """Quick totals or cards: as ``mode`` says, else quick when an entry has a plus or
+    a minus."""
+    mode = body.get("mode")
+    if mode is None:
+        entries = body.get("players")
+        quick = isinstance(entries, list) and any(
+            isinstance(e, dict) and ("plus" in e or "minus" in e) for e in entries)
+        return RemiQuickDeal if quick else RemiCardDeal
+    return RemiCardDeal if mode == "cards" else RemiQuickDeal
+
+
+def check_hand(variant: str, body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` as read by the shape of a hand (a deal) of the ``variant``'s games."""
+    if variant == "remi":
+        return check(body, remi_deal_shape(body))
+    if variant != "partnership":
+        return check(body, gin_hand_shape(body))
+    check(body, PartnershipDeal)
+    found: list[tuple[str, str]] = []
+    tables = []
+    for i, table in enumerate(body["tables"]):
+        if not isinstance(table, dict):
+            found.append((f"tables[{i}]", "must be an object"))
+            continue
+        try:
+            tables.append(check(table, gin_hand_shape(table)))
+        except ApiError as exc:
+            found.extend((f"tables[{i}].{where}", message) for where, message in exc.problems)
+    if found:
+        raise ApiError(found)
+    return {"tables": tables}
