@@ -91,7 +91,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
 def _register_blueprints(app: Flask) -> None:
     from .api import bp as api_bp
-    from .api import games, gin, groups, remi, rulings  # noqa: F401 - routes on api_bp
+    from .api import games, gin, groups, nights, remi, rulings  # noqa: F401 - routes on api_bp
     from .backup import bp as backup_bp
     from .checker import bp as checker_bp
     from .games import admin_views, live_views, sheet_views, table_views, views  # noqa: F401 - routes on games_bp
@@ -99,6 +99,9 @@ def _register_blueprints(app: Flask) -> None:
     from .groups import bp as groups_bp
     from .groups import payment_views  # noqa: F401 - routes on groups_bp
     from .groups import views as group_views  # noqa: F401 - routes on groups_bp
+    from .nights import board_views, prints  # noqa: F401 - routes on nights_bp
+    from .nights import bp as nights_bp
+    from .nights import views as night_views  # noqa: F401 - routes on nights_bp
     from .pdf import bp as pdf_bp
     from .pwa import bp as pwa_bp
     from .pwa import views as pwa_views  # noqa: F401 - routes on pwa_bp
@@ -107,7 +110,7 @@ def _register_blueprints(app: Flask) -> None:
     from .rulings import bp as rulings_bp
 
     for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp,
-                      rulecards_bp, rulings_bp):
+                      rulecards_bp, rulings_bp, nights_bp):
         app.register_blueprint(blueprint)
 
 

@@ -270,3 +270,116 @@ class Import(Base):
     games: Mapped[list[str]] = mapped_column(JSON)
     groups: Mapped[list[str]] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+
+class Night(Base):
+    """A club night: several tables at once, rounds of pairings, one board. Reached by an
+    unguessable id; run by whoever holds its organiser's secret (``organiser_secret``).
+
+    ``players`` are the night's entrants in the order they were entered (a partnership
+    night's entrants are its teams, each named by ``teams``); every table of a round is
+    an ordinary game (``NightTable.game_id``)."""
+
+    __tablename__ = "nights"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True, default=new_token)
+    organiser_secret: Mapped[str] = mapped_column(String(64), default=lambda: new_token(24))
+    pin_hash: Mapped[str | None] = mapped_column(String(200), default=None)
+    pin_failures: Mapped[int] = mapped_column(Integer, default=0)
+    name: Mapped[str] = mapped_column(String(60), default="")
+    variant: Mapped[str] = mapped_column(String(20))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    format: Mapped[str] = mapped_column(String(20))  # round_robin, swiss, king_of_the_hill
+    rounds: Mapped[int | None] = mapped_column(Integer, default=None)  # None: the format's
+    deals: Mapped[int | None] = mapped_column(Integer, default=None)  # None: to the target
+    players: Mapped[list[str]] = mapped_column(JSON)
+    teams: Mapped[list[list[str]] | None] = mapped_column(JSON, default=None)
+    order: Mapped[list[str]] = mapped_column(JSON)  # the standings' tie-breaks, in order
+    # Entrants not paired in the next round (late, or gone home); they count again once
+    # they are taken off.
+    away: Mapped[list[str]] = mapped_column(JSON, default=list)
+    group_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    stake: Mapped[str | None] = mapped_column(String(20), default=None)
+    currency: Mapped[str | None] = mapped_column(String(3), default=None)
+    # Bumped by every change to the night itself (a round, a confirmation, a
+    # correction): the board's and the organiser page's live version is this and the
+    # versions of the night's games.
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    round_rows: Mapped[list[NightRound]] = relationship(
+        back_populates="night", order_by="NightRound.number", cascade="all, delete-orphan"
+    )
+    tables: Mapped[list[NightTable]] = relationship(
+        back_populates="night",
+        order_by="(NightTable.round, NightTable.number)",
+        cascade="all, delete-orphan",
+    )
+    changes: Mapped[list[NightChange]] = relationship(
+        back_populates="night", order_by="NightChange.id", cascade="all, delete-orphan"
+    )
+
+
+class NightRound(Base):
+    """One round of a night: its number and who sat out (``byes``). One row per number:
+    two organisers pressing "next round" together make one round."""
+
+    __tablename__ = "night_rounds"
+    __table_args__ = (UniqueConstraint("night_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"))
+    number: Mapped[int] = mapped_column(Integer)
+    byes: Mapped[list[str]] = mapped_column(JSON, default=list)
+    created_at: Mapped[datetime] = mapped_column(default=now_utc)
+
+    night: Mapped[Night] = relationship(back_populates="round_rows")
+
+
+class NightTable(Base):
+    """One table of a round: its two entrants (``a`` sits first), its game, and its
+    result once confirmed (``result``: ``{"points_a", "points_b", "winner", "shutout",
+    "forfeit"}``, ``winner`` and ``forfeit`` being ``"a"``, ``"b"`` or ``None``), kept as
+    it was confirmed, forfeited or corrected."""
+
+    __tablename__ = "night_tables"
+    __table_args__ = (UniqueConstraint("night_id", "round", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(ForeignKey("nights.id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    number: Mapped[int] = mapped_column(Integer)
+    a: Mapped[str] = mapped_column(String(100))
+    b: Mapped[str] = mapped_column(String(100))
+    game_id: Mapped[str | None] = mapped_column(
+        ForeignKey("games.id", ondelete="SET NULL"), default=None, index=True
+    )
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    confirmed_at: Mapped[datetime | None] = mapped_column(default=None)
+    confirmed_by: Mapped[str] = mapped_column(String(20), default="")
+    # Left playing when the next round was made: it counts once it is confirmed.
+    carried: Mapped[bool] = mapped_column(default=False)
+
+    night: Mapped[Night] = relationship(back_populates="tables")
+
+
+class NightChange(Base):
+    """One entry of a night's history: a round made, a result confirmed, corrected (with
+    the organiser's reason) or forfeited, a player late or arrived."""
+
+    __tablename__ = "night_changes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[str] = mapped_column(
+        ForeignKey("nights.id", ondelete="CASCADE"), index=True
+    )
+    at: Mapped[datetime] = mapped_column(default=now_utc)
+    action: Mapped[str] = mapped_column(String(20))
+    round: Mapped[int | None] = mapped_column(Integer, default=None)
+    table: Mapped[int | None] = mapped_column(Integer, default=None)
+    before: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    after: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    reason: Mapped[str] = mapped_column(String(200), default="")
+    by: Mapped[str] = mapped_column(String(20), default="")
+
+    night: Mapped[Night] = relationship(back_populates="changes")

@@ -396,6 +396,18 @@ PLURALS = {
             "few": "Предварительный: ещё {n} партии в рейтинге, и число устоится.",
             "many": "Предварительный: ещё {n} партий в рейтинге, и число устоится.",
         },
+        "%(num)d round": {"one": "{n} тур", "few": "{n} тура", "many": "{n} туров"},
+        "%(num)d deal a table": {"one": "{n} раздача за столом",
+                                 "few": "{n} раздачи за столом",
+                                 "many": "{n} раздач за столом"},
+        "%(num)d table of this round is not confirmed yet.": {
+            "one": "{n} стол этого тура ещё не подтверждён.",
+            "few": "{n} стола этого тура ещё не подтверждены.",
+            "many": "{n} столов этого тура ещё не подтверждены.",
+        },
+        "playing, %(num)d hand": {"one": "идёт игра, {n} раздача",
+                                  "few": "идёт игра, {n} раздачи",
+                                  "many": "идёт игра, {n} раздач"},
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -412,6 +424,10 @@ PLURALS = {
         "%(num)d game": "{n} بازی",
         "Provisional: %(num)d more rated game before the number settles.":
             "موقت: {n} بازی رتبه‌دار دیگر تا این عدد جا بیفتد.",
+        "%(num)d round": "{n} دور",
+        "%(num)d deal a table": "{n} دست برای هر میز",
+        "%(num)d table of this round is not confirmed yet.": "{n} میز این دور هنوز تأیید نشده است.",
+        "playing, %(num)d hand": "در حال بازی، {n} دست",
     },
 }
 

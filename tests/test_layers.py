@@ -64,6 +64,7 @@ LAYERS = {
     "pwa": FEATURES,
     "rulecards": FEATURES,
     "rulings": FEATURES,
+    "nights": FEATURES,  # club nights: several tables, one evening, one board
     "cli": APP,
     "gunicorn_config": APP,  # gunicorn's hooks (import nothing of the app)
     "migrations": APP,

@@ -98,6 +98,10 @@ STATUSES = {
     "restorePayment": {"200", "403", "404", "409", "413", "422"},
     "settleUp": {"201", "403", "404", "409", "413", "422"},
     "readOpenapi": {"200"},
+    "createNight": {"201", "403", "413", "422", "429"},
+    "readNight": {"200", "404"},
+    "nextRound": {"201", "403", "404", "409", "413", "422"},
+    "confirmTable": {"200", "403", "404", "409"},
 }
 
 
@@ -127,8 +131,13 @@ def test_the_headers_the_contract_names() -> None:
                      "settleUp"}
     for name in group_changes:
         assert headers[name] == {("X-Edit-Secret", True)}, name
+    assert headers["createNight"] == {("X-Edit-Secret", False)}  # a group's secret
+    assert headers["readNight"] == {("X-Edit-Secret", False)}  # the organiser's: edit links
+    assert headers["nextRound"] == {("X-Edit-Secret", True)}
+    assert headers["confirmTable"] == {("X-Edit-Secret", True)}
     assert {name for name, found in headers.items() if found} == {
-        "addHand", "createGame", *group_changes}
+        "addHand", "createGame", *group_changes, "createNight", "readNight", "nextRound",
+        "confirmTable"}
 
 
 def test_cards_rules_and_money_as_the_contract_says() -> None:
@@ -309,7 +318,7 @@ def test_the_page_shows_every_operation_in_the_documents_order(client: FlaskClie
         for method, op in item.items()
     ]
     assert sorted((i, m, unescape(p)) for i, m, p in shown) == sorted(listed)
-    assert len(shown) == 16
+    assert len(shown) == 20
 
 
 def test_the_page_needs_no_script_and_nothing_from_elsewhere(client: FlaskClient) -> None:

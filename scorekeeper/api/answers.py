@@ -6,7 +6,7 @@ schemas. A game's document is typed where it is built (``services/documents.py``
 
 from __future__ import annotations
 
-from typing import Annotated, Any, NotRequired, Required
+from typing import Annotated, Any, Literal, NotRequired, Required
 
 from pydantic import Field
 from typing_extensions import TypedDict  # pydantic reads this one on Python 3.11
@@ -297,3 +297,99 @@ class GroupChangeMade(TypedDict, total=False):
 
     payment: RecordedPayment
     recorded: list[RecordedPayment]
+
+
+# --- club nights --------------------------------------------------------------------
+
+
+class CreatedNight(TypedDict):
+    """A new night: its organiser's secret and pages."""
+
+    id: Annotated[str, Field(description="The night's id.")]
+    organiser_secret: Annotated[str, Field(
+        description="The secret that runs the night (`X-Edit-Secret`); it is accepted "
+        "wherever a table's own edit secret is.")]
+    organiser_url: Annotated[Uri, Field(description="The organiser's page with the secret.")]
+    board_url: Annotated[Uri, Field(description="The board for a TV or projector.")]
+
+
+Side = Literal["a", "b"]
+
+
+class NightResult(TypedDict):
+    """A table's result as it counts."""
+
+    points_a: Annotated[int, Field(description="The first's final.")]
+    points_b: Annotated[int, Field(description="The second's final.")]
+    winner: Annotated[Side | None, Field(description="Who won.")]
+    shutout: Annotated[bool, Field(description="Won with the loser scoring nothing.")]
+    forfeit: Annotated[Side | None, Field(description="Who forfeited.")]
+
+
+class NightTable(TypedDict, total=False):
+    """One table of a round."""
+
+    table: Required[Annotated[int, Field(ge=1, description="The table's number (1 is the "
+                                         "top table).")]]
+    players: Required[Annotated[list[str], Field(description="The two entrants, first "
+                                                 "seated first.")]]
+    game: Required[Annotated[str | None, Field(description="The table's game "
+                                               "(`GET /games/{game_id}`).")]]
+    state: Required[Annotated[Literal["missing", "playing", "finished", "confirmed"], Field(
+        description="`missing`: no hand yet; `playing`; `finished`: over, waiting for the "
+        "other player's confirmation; `confirmed`: it counts.")]]
+    seats: Annotated[list[str], Field(description="The game's players in their seats.")]
+    hands: Annotated[Count, Field(description="Hands played.")]
+    scores: list[int] | None
+    result: NightResult | None
+    edit_url: Annotated[Uri, Field(description="The game's page with its edit secret (only "
+                                   "with the organiser's secret).")]
+
+
+class NightRound(TypedDict):
+    number: Annotated[int, Field(ge=1, description="The round's number.")]
+    tables: list[NightTable]
+    byes: Annotated[list[str], Field(description="Entrants sitting this round out.")]
+
+
+class NightStanding(TypedDict, total=False):
+    player: Required[Annotated[str, Field(description="The entrant.")]]
+    rank: Required[Annotated[int, Field(description="Rank; tied entrants share one.")]]
+    points: Required[Annotated[int, Field(description="Match points: 2 a win or bye, "
+                                          "1 a draw.")]]
+    wins: Required[int]
+    played: int
+    draws: int
+    losses: int
+    byes: int
+    games_won: Annotated[int, Field(description="Games won at the table (a forfeit is "
+                                    "not one).")]
+    shutouts: Annotated[int, Field(description="Games won with the loser scoring nothing.")]
+    point_difference: Annotated[int, Field(description="Own finals less the opponents', "
+                                           "summed.")]
+
+
+class Night(TypedDict, total=False):
+    """A club night: its rounds, tables and standings."""
+
+    id: Required[Annotated[str, Field(description="The night's id.")]]
+    rounds: Required[list[NightRound]]
+    standings: Required[list[NightStanding]]
+    name: str
+    variant: Annotated[str, Field(description="The game at every table.")]
+    format: str
+    planned_rounds: Annotated[int | None, Field(description="How many rounds the night has.")]
+    deals: Annotated[int | None, Field(description="Deals a table, or `null`: to the target.")]
+    order: Annotated[list[str], Field(description="The tie-breaks in order.")]
+    players: list[str]
+    board_url: Uri
+
+
+class Confirmed(TypedDict):
+    """A table's result confirmed."""
+
+    confirmed: Annotated[bool, Field(description="The table's result counts.")]
+    counted: Annotated[bool, Field(description="`true` if this request confirmed it, `false` "
+                                   "if it was confirmed already (twice counts once).")]
+    result: NotRequired[NightResult | None]
+

@@ -673,6 +673,78 @@ class Version(TypedDict, total=False):
     version: GroupVersion
 
 
+# --- club nights ------------------------------------------------------------------------
+
+NIGHT_ENTRANTS = 400
+NIGHT_VARIANTS = ("gin", "oklahoma", "hollywood", "partnership")
+NIGHT_FORMATS = ("round_robin", "swiss", "king_of_the_hill")
+TIE_BREAKS = ("match_points", "games_won", "shutouts", "point_difference", "head_to_head")
+
+
+def _entrant(value: Any) -> Any:
+    """A player's name, or (a partnership night) a team: a list of its two players."""
+    if isinstance(value, list):
+        if len(value) != 2:
+            raise refuse("a team is a list of its two players")
+        return [_player_name(NAME_MAX).func(name) for name in value]  # type: ignore[call-arg]
+    return _player_name(NAME_MAX).func(value)  # type: ignore[call-arg]
+
+
+Entrant = Annotated[
+    Any,
+    checked(_entrant, Annotated[str, Field(pattern=NAME_PATTERN, max_length=NAME_MAX)]
+            | Annotated[list[Annotated[str, Field(pattern=NAME_PATTERN, max_length=NAME_MAX)]],
+                        Field(min_length=2, max_length=2)]),
+    Field(description="A player's name; on a partnership night a team, the list of its two "
+          "players."),
+]
+
+
+class NewNight(TypedDict):
+    """A club night: the entrants present, the game at every table, the format."""
+
+    __pydantic_config__ = ConfigDict(  # type: ignore[misc]
+        json_schema_extra={"dependentRequired": {"currency": ["stake"]}})
+
+    players: Annotated[
+        list[Entrant], listed(NIGHT_ENTRANTS, 2), within(NIGHT_ENTRANTS, 2),
+        Field(description="The entrants present, in seed order, all different.")]
+    variant: NotRequired[Annotated[
+        str, choice(NIGHT_VARIANTS, f"must be one of {', '.join(NIGHT_VARIANTS)}"),
+        Field(description="The game at every table (default `gin`); `partnership`: "
+              "teams of two.")]]
+    rules: NotRequired[Rules]
+    format: NotRequired[Annotated[
+        str, choice(NIGHT_FORMATS, f"must be one of {', '.join(NIGHT_FORMATS)}"),
+        Field(description="`round_robin` (default): everyone meets everyone, a bye a round "
+              "for an odd number; `swiss`: players on equal standing meet, no rematch while "
+              "avoidable; `king_of_the_hill`: winners move up a table, losers down.")]]
+    rounds: NotRequired[Annotated[int, whole(1, 50), Field(
+        description="How many rounds (Swiss and king of the hill need it; a round robin "
+        "plays every round by default).")]]
+    deals: NotRequired[Annotated[int, whole(1, 100), Field(
+        description="A fixed number of deals a table (gin and Oklahoma) instead of playing "
+        "to the target.")]]
+    order: NotRequired[Annotated[
+        list[Annotated[str, choice(TIE_BREAKS, f"must be one of {', '.join(TIE_BREAKS)}")]],
+        listed(len(TIE_BREAKS), 1), within(len(TIE_BREAKS), 1),
+        Field(description="The standings' order (default: match points, games won, "
+              "shutouts, point difference, head-to-head), each once.",
+              json_schema_extra={"uniqueItems": True})]]
+    group: NotRequired[Annotated[str, text(64, wrong="must be a group's id"),
+                                 Field(description="The group whose standings, head-to-head "
+                                       "and stakes the night's games count for; its edit "
+                                       "secret goes in `X-Edit-Secret`.")]]
+    stake: NotRequired[Stake]
+    currency: NotRequired[Currency]
+
+
+class NextRound(TypedDict, total=False):
+    carry: Annotated[bool, flag(), Field(
+        description="Start the round while tables of the current one still play: they play "
+        "on and count once confirmed.")]
+
+
 # --- reading a body ---------------------------------------------------------------------
 
 # Every body by the name the document gives its schema.
@@ -694,6 +766,8 @@ BODIES: dict[str, Any] = {
     "PaymentCorrection": PaymentCorrection,
     "SettleUp": SettleUp,
     "Version": Version,
+    "NewNight": NewNight,
+    "NextRound": NextRound,
 }
 # The shared types a body refers to by name, with their schemas.
 SHARED: dict[str, Schema] = {

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from .. import limits
 from ..db import get_session
 from ..jsonbody import ApiError, fail, json_object, list_at, refuse_nulls, rules_from_json
-from ..models import Game, GameData, Group
+from ..models import Game, Group
 from ..money import currency_code
 from ..names import NAME_MAX, name_key, same_name, text_problem
 from ..scoring.stakes import StakeError, parse_stake
@@ -134,8 +134,12 @@ def _answer(
     return jsonify(game_json(game, hands=False, sheet=sheet) | {"hand": number}), status
 
 
-def _check_secret(game: GameData) -> None:
-    if not access.secret_matches(game, request.headers.get("X-Edit-Secret")):
+def _check_secret(game: Game) -> None:
+    """The game's edit secret, or (a club night's table) the night organiser's."""
+    from .nights import organiser_secret_matches
+
+    secret = request.headers.get("X-Edit-Secret")
+    if not access.secret_matches(game, secret) and not organiser_secret_matches(game, secret):
         raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
 
 

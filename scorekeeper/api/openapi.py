@@ -102,6 +102,9 @@ ANSWER_TYPES: dict[str, Any] = {
     "AddedHandNumber": answers.AddedHandNumber,
     "Group": answers.Group,
     "Player": answers.Player,
+    "CreatedNight": answers.CreatedNight,
+    "Night": answers.Night,
+    "Confirmed": answers.Confirmed,
     "GroupChangeMade": answers.GroupChangeMade,
 }
 
@@ -194,7 +197,8 @@ ERROR_HEADERS = {"429": {"Retry-After": {
 EDIT_SECRET = {
     "name": "X-Edit-Secret",
     "in": "header",
-    "description": "The game's edit secret (from `POST /games`).",
+    "description": "The game's edit secret (from `POST /games`); on a club night's "
+    "table, the night organiser's secret too.",
     "required": True,
     "schema": {"type": "string"},
 }
@@ -206,6 +210,15 @@ GROUP_SECRET = {
 GROUP_EDIT_SECRET = {
     **EDIT_SECRET,
     "description": "The group's edit secret (from `POST /groups`).",
+}
+ORGANISER_SECRET = {
+    **EDIT_SECRET,
+    "description": "The night organiser's secret (from `POST /nights`).",
+}
+ORGANISER_SECRET_OPTIONAL = {**ORGANISER_SECRET, "required": False}
+TABLE_SECRET = {
+    **EDIT_SECRET,
+    "description": "The table game's edit secret, or the night organiser's.",
 }
 IDEMPOTENCY_KEY = {
     "name": "Idempotency-Key",
@@ -356,6 +369,66 @@ PATHS: dict[str, dict[str, Schema]] = {
             requestBody=body(ref("NewHand")),
         )
     },
+    "/nights": {
+        "post": operation(
+            "createNight",
+            "Start a club night",
+            "Start a night of several tables: the players present, the game and rules, "
+            "the format. The answer carries the organiser's secret and the board's link.",
+            {
+                "201": answer(
+                    "The night was created.",
+                    ref("CreatedNight"),
+                    links={"ReadNight": {"operationId": "readNight",
+                                         "parameters": {"night_id": "$response.body#/id"}}},
+                ),
+                **refused("403", "413", "422", "429"),
+            },
+            tags=["Nights"],
+            parameters=[GROUP_SECRET],
+            requestBody=body(ref("NewNight")),
+        )
+    },
+    "/nights/{night_id}": {
+        "get": operation(
+            "readNight",
+            "Read a club night",
+            "Every round's tables with their state, and the standings. With the "
+            "organiser's secret in `X-Edit-Secret` each table also carries its game's "
+            "`edit_url`.",
+            {"200": answer("The night.", ref("Night")), **refused("404")},
+            tags=["Nights"],
+            parameters=[path_id("night_id", "night"), ORGANISER_SECRET_OPTIONAL],
+        )
+    },
+    "/nights/{night_id}/rounds": {
+        "post": operation(
+            "nextRound",
+            "Pair the next round",
+            "Make the next round's pairings and a game for each table. Refused (409) while "
+            "a table of the current round is not confirmed (unless `carry`), and when the "
+            "night has no round left. Two requests together make one round.",
+            {"201": answer("The round.", ref("NightRound")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Nights"],
+            parameters=[path_id("night_id", "night"), ORGANISER_SECRET],
+            requestBody={"required": False,
+                         "content": {"application/json": {"schema": ref("NextRound")}}},
+        )
+    },
+    "/games/{game_id}/confirm": {
+        "post": operation(
+            "confirmTable",
+            "Confirm a table's result",
+            "Confirm a finished club-night table's result so that it counts: with the "
+            "game's edit secret (the other player's phone) or the night organiser's. "
+            "Confirmed twice, it counts once.",
+            {"200": answer("The result counts.", ref("Confirmed")),
+             **refused("403", "404", "409")},
+            tags=["Nights"],
+            parameters=[path_id("game_id", "game"), TABLE_SECRET],
+        )
+    },
     "/groups": {
         "post": operation(
             "createGroup",
@@ -490,6 +563,7 @@ def _document() -> dict[str, Any]:
             {"name": "Rulings", "description": "Settled disputes kept as decided."},
             {"name": "Games", "description": "Games kept on the server."},
             {"name": "Groups", "description": "Regular players, their standings and money."},
+            {"name": "Nights", "description": "Club nights: several tables, one board."},
             {"name": "About", "description": "This description."},
         ],
         "paths": PATHS,

@@ -102,6 +102,12 @@
 
   function swap(html, news) {
     var fresh = new DOMParser().parseFromString(html, "text/html");
+    // A page drawn a moment before the news (a night's board is drawn at most twice a
+    // second) says which version it shows: the next poll asks from there.
+    var drawn = fresh.querySelector("script[data-src][data-version]");
+    if (drawn && drawn.getAttribute("data-src") === src) {
+      news.drawn = drawn.getAttribute("data-version");
+    }
     var swapped = [];
     Array.prototype.forEach.call(document.querySelectorAll("[data-live-region]"), function (region) {
       var name = region.getAttribute("data-live-region");
@@ -167,7 +173,7 @@
         }
         return response.json().then(function (news) {
           return refresh(news).then(function () {
-            version = String(news.version);
+            version = String(news.drawn || news.version);
           });
         });
       }, unreachable)

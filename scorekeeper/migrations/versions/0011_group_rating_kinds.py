@@ -1,7 +1,7 @@
 """group rating kinds: which kinds of game count for a group's ratings
 
 Revision ID: 0011
-Revises: 0009
+Revises: 0010
 Create Date: 2026-12-07 05:00:00
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0009"
+down_revision = "0010"
 branch_labels = None
 depends_on = None
 
