@@ -557,6 +557,16 @@ class PartnershipDeal(TypedDict):
                                           {SHARED_MARK: "CardHand"}]}})]
 
 
+def _whole_or_none(value: Any) -> int | None:
+    """A whole number, or null for none (a deal nobody went out of has no discard)."""
+    if value is None:
+        return None
+    value = integral(value)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise refuse("must be a whole number")
+    return value
+
+
 WhoWentOut = Annotated[
     int | None,
     checked(lambda value: None if value is None else _seat(value), Seat | None),
@@ -574,8 +584,9 @@ class RemiQuickDeal(TypedDict):
 
     mode: NotRequired[Annotated[str, choice(("quick",), "must be quick or cards")]]
     went_out: NotRequired[WhoWentOut]
-    discard_value: NotRequired[Annotated[int, whole(), Field(description="The final discard's "
-                                                       "value: 5, 10 or 15.")]]
+    discard_value: NotRequired[Annotated[int | None, checked(_whole_or_none, int | None),
+                                         Field(description="The final discard's value: 5, "
+                                               "10 or 15; null: none.")]]
     final_discard: NotRequired[Annotated[Card, Field(description="Or the final discard "
                                                      "itself.")]]
     players: Annotated[list[RemiQuickEntry], listed(4), within(4, 2),

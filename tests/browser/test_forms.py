@@ -77,7 +77,7 @@ def test_pads_offer_only_the_chosen_games_rules(live_url: str, page: Any) -> Non
 
 def test_new_game_shows_only_what_the_chosen_game_uses(live_url: str, page: Any) -> None:
     page.goto(live_url + "/games/new")
-    page.click("summary")  # open "Change the rules"
+    page.click("main summary")  # open "Change the rules"
     gin_rules = ["target", "knock_limit", "gin_bonus", "undercut_bonus", "game_bonus",
                  "box_bonus", "big_gin_bonus", "shutout_bonus", "no_big_gin", "shutout", "tie",
                  "next_dealer"]

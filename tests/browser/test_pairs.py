@@ -108,8 +108,12 @@ def expected(case: str) -> dict[str, dict[str, Any]]:
             ".history .change": {"having": "82", "words": [["1", a, "1", b, "82"]]},
         },
         "group": {
-            ".standings tbody tr": {"lines": [[[b, "1", "1", "100", "+20"]],
-                                              [[a, "1", "0", "0", "−20"]]]},
+            # Ratings after one game (openskill's Plackett–Luce, μ 25, σ 25/3 each):
+            # c² = 2σ² + 2(σ/2)², the winner's μ up by σ²/c · ½ = 2.635, the loser's down
+            # as much, σ' the same for both; μ − 3σ' is 3.44 for b, so 3.44 − 2 · 2.635
+            # = −1.83 for a (both provisional: the * is no number). Then games, won, margins.
+            ".standings tbody tr": {"lines": [[[b, "3.4", "1", "1", "+20"]],
+                                              [[a, "−1.8", "1", "0", "−20"]]]},
             ".balances tbody tr": {"lines": [[[a, loss]], [[b, gain]]]},
             ".settle-up li": {"lines": [[[a, b, gain[1:]]]]},
             ".group-games small": {"pairs": [[[a, "81"], [b, "101"]]]},

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_layout import LANGUAGES, api
+from tests.browser.helpers import LANGUAGES, api
 from tests.browser.test_narrow import WIDTH, narrow, russian_group, shot  # noqa: F401
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import phone_page
-from tests.browser.test_layout import LANGUAGES, api, sample
+from tests.browser.helpers import LANGUAGES, api, sample
 from tests.layout import NAMES, hands
 
 pytestmark = pytest.mark.browser
