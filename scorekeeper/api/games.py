@@ -22,6 +22,7 @@ from ..security import is_token
 from ..services import access
 from ..services import games as service
 from ..services.documents import game_json
+from ..services.night_access import organises_table
 from ..variants import VARIANTS, Sheet, variant_for
 from . import bodies, bp
 
@@ -136,10 +137,8 @@ def _answer(
 
 def _check_secret(game: Game) -> None:
     """The game's edit secret, or (a club night's table) the night organiser's."""
-    from .nights import organiser_secret_matches
-
     secret = request.headers.get("X-Edit-Secret")
-    if not access.secret_matches(game, secret) and not organiser_secret_matches(game, secret):
+    if not access.secret_matches(game, secret) and not organises_table(game, secret):
         raise ApiError([("X-Edit-Secret", "this secret does not let you change this game")], 403)
 
 

@@ -230,15 +230,3 @@ def confirm(game_id: str) -> tuple[Response, int]:
         raise ApiError([("game", "the game is not over: there is no result to confirm")],
                        409) from None
     return jsonify(confirmed=True, counted=counted, result=table.result), 200
-
-
-def organiser_secret_matches(game: Game, secret: str | None) -> bool:
-    """Whether ``secret`` is the organiser's secret of the night ``game`` is a table of
-    (the organiser's secret is accepted wherever a table's own is)."""
-    if not secret:
-        return False
-    table = table_by_game(get_session(), game.id)
-    if table is None:
-        return False
-    night = get_session().get(Night, table.night_id)
-    return night is not None and organiser_matches(night, secret)

@@ -7,7 +7,9 @@ import hmac
 
 from flask import abort, session
 
-from ..models import Night
+from ..db import get_session
+from ..models import Game, Night
+from .nights import table_by_game
 
 KEY = "night_edit"
 REMEMBERED = 10
@@ -18,6 +20,19 @@ def secret_matches(night: Night, secret: str | None) -> bool:
     return bool(secret) and hmac.compare_digest(
         str(secret).encode(), night.organiser_secret.encode()
     )
+
+
+def organises_table(game: Game, secret: str | None) -> bool:
+    """Whether ``secret`` is the organiser's secret of the night ``game`` is a table of
+    (the organiser's secret is accepted wherever a table's own is)."""
+    if not secret:
+        return False
+    db = get_session()
+    table = table_by_game(db, game.id)
+    if table is None:
+        return False
+    night = db.get(Night, table.night_id)
+    return night is not None and secret_matches(night, secret)
 
 
 def can_organise(night: Night) -> bool:
