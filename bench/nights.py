@@ -212,7 +212,7 @@ def report(opts: argparse.Namespace, tables: int, run: Run) -> None:
     db = "PostgreSQL" if opts.pg else "SQLite"
     print(f"\nnights: {opts.players} players, {tables} tables saving together "
           f"{opts.bursts} times, {opts.boards} boards and an organiser's page polling every "
-          f"{opts.interval:g} s; gunicorn {opts.workers} gthread workers × {opts.threads} "
+          f"{opts.interval:g} s; gunicorn {opts.workers} asgi workers × {opts.threads} "
           f"threads on {db}; {os.cpu_count()} CPUs")
     print(f"  saves: {len(run.saves)} answered, {run.refused} refused; "
           f"p50 {percentile(run.saves, 0.5) * 1000:.0f} ms, "

@@ -193,18 +193,20 @@ def main() -> None:
                 "one": lambda: client.get(f"/g/{game}"),
                 "page": lambda: client.get(f"/groups/{group}"),
                 "data": lambda: client.get(f"/api/v1/groups/{group}"),
-                "player": lambda: client.get(f"/groups/{group}/players/Ann?kind=gin"),
+                "player": lambda: client.get(f"/groups/{group}/players/Ann"),
+                "gin": lambda: client.get(f"/groups/{group}/players/Ann?kind=gin"),
             },
             args.runs,
         )
-        one, page, data, player = (medians[k] for k in ("one", "page", "data", "player"))
+        one, page, data, player, gin = (medians[k] for k in ("one", "page", "data", "player", "gin"))
         print(f"one game's page (30 hands):   {one * 1000:7.1f} ms")
         print(f"group page, first ever view:  {cold * 1000:7.1f} ms  {cold / one:5.1f}×")
         print(f"group page, warm:             {page * 1000:7.1f} ms  {page / one:5.1f}×")
         print(f"group JSON, warm:             {data * 1000:7.1f} ms  {data / one:5.1f}×")
-        print(f"a player's page (gin only):   {player * 1000:7.1f} ms  {player / one:5.1f}×")
-        verdict = "meets" if max(page, data) <= GUARD else "MISSES"
-        print(f"{verdict} the guard: warm group page and JSON within {GUARD:g} s")
+        print(f"a player's page, warm:        {player * 1000:7.1f} ms  {player / one:5.1f}×")
+        print(f"  the same, gin games only:   {gin * 1000:7.1f} ms  {gin / one:5.1f}×")
+        verdict = "meets" if max(page, data, player) <= GUARD else "MISSES"
+        print(f"{verdict} the guard: warm group page, its JSON and a player's page within {GUARD:g} s")
         app.extensions["scorekeeper.engine"].dispose()
 
 
