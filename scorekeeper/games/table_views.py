@@ -13,6 +13,7 @@ engine's replay, nothing is computed here.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +23,16 @@ from flask_babel import pgettext
 
 from ..i18n import outcome_label
 from ..names import isolated
+from ..scoring.game import GinGame
+from ..scoring.three_hand import ThreeHandGame
 from ..services import access
 from ..services.games import load
+from ..variants.base import Sheet, own
+from ..variants.hollywood import HollywoodSheet
+from ..variants.partnership import PartnershipSheet
+from ..variants.remi import RemiSheet
+from ..variants.replay import GinSheet
+from ..variants.three_hand import ThreeHandSheet
 from . import bp
 from .live_views import live_fetch
 
@@ -76,9 +85,9 @@ def table(game_id: str) -> str:
     )
 
 
-def board_of(kind: str, sheet: Any) -> Board:
+def board_of(kind: str, sheet: Sheet) -> Board:
     """The board of a replayed sheet of the kind of game ``kind``."""
-    builders = {
+    builders: dict[str, Callable[[Sheet], Board]] = {
         "hollywood": _hollywood,
         "three_hand": _three_hand,
         "partnership": _partnership,
@@ -91,8 +100,29 @@ def _deals() -> str:
     return str(pgettext("table mode: this player deals the next hand", "deals"))
 
 
-def _gin(sheet: Any) -> Board:
-    g = sheet.game
+def _gin(sheet: Sheet) -> Board:
+    g = own(sheet, GinSheet).game
+    return _one_column(
+        sheet.players, g,
+        lambda seat: _deals() if not g.finished and g.next_dealer == seat else "",
+    )
+
+
+def _three_hand(sheet: Sheet) -> Board:
+    g = own(sheet, ThreeHandSheet).game
+    roles = {
+        g.roles.box: str(pgettext("three-hand role", "box")),
+        g.roles.captain: str(_("captain")),
+        g.roles.out: str(_("sits out")),
+    }
+    return _one_column(sheet.players, g, lambda seat: "" if g.finished else roles[seat])
+
+
+def _one_column(players: Sequence[str], g: GinGame | ThreeHandGame,
+                role: Callable[[int], str]) -> Board:
+    """The board of a game with one total a player (two-player gin, Oklahoma,
+    three-hand): each player's total, what they still need, the last hand's points and
+    ``role(seat)`` (who deals, the box and the captain)."""
     rows = [row for row in g.rows if not row.after_end]
     last = rows[-1] if rows else None
     sides = tuple(
@@ -101,10 +131,10 @@ def _gin(sheet: Any) -> Board:
             totals=(g.totals[seat],),
             needs=(g.needs[seat],),
             last=last.points[seat] if last is not None and last.points[seat] else None,
-            role=_deals() if not g.finished and g.next_dealer == seat else "",
+            role=role(seat),
             won=g.winner == seat,
         )
-        for seat, name in enumerate(sheet.players)
+        for seat, name in enumerate(players)
     )
     return Board(
         sides=sides,
@@ -123,8 +153,8 @@ def _hand_words(hand: Any) -> str:
     return words
 
 
-def _hollywood(sheet: Any) -> Board:
-    g = sheet.game
+def _hollywood(sheet: Sheet) -> Board:
+    g = own(sheet, HollywoodSheet).game
     rows = [row for row in g.rows if not row.after_end]
     last = rows[-1] if rows else None
     shown = [c for c in g.columns if c.opened_after is not None]
@@ -153,38 +183,9 @@ def _hollywood(sheet: Any) -> Board:
     )
 
 
-def _three_hand(sheet: Any) -> Board:
-    g = sheet.game
-    rows = [row for row in g.rows if not row.after_end]
-    last = rows[-1] if rows else None
-    roles = {
-        g.roles.box: str(pgettext("three-hand role", "box")),
-        g.roles.captain: str(_("captain")),
-        g.roles.out: str(_("sits out")),
-    }
-    sides = tuple(
-        Side(
-            name=name,
-            totals=(g.totals[seat],),
-            needs=(g.needs[seat],),
-            last=last.points[seat] if last is not None and last.points[seat] else None,
-            role="" if g.finished else roles[seat],
-            won=g.winner == seat,
-        )
-        for seat, name in enumerate(sheet.players)
-    )
-    return Board(
-        sides=sides,
-        columns=(),
-        last_number=last.number if last is not None else None,
-        last_outcome=_hand_words(last.hand) if last is not None else "",
-        notes=(),
-        finished=g.finished,
-    )
-
-
-def _partnership(sheet: Any) -> Board:
-    g = sheet.game
+def _partnership(sheet: Sheet) -> Board:
+    played = own(sheet, PartnershipSheet)
+    g = played.game
     deals = [deal for deal in g.deals if not deal.after_end]
     last = deals[-1] if deals else None
     sides = tuple(
@@ -199,7 +200,7 @@ def _partnership(sheet: Any) -> Board:
     )
     notes: tuple[str, ...] = ()
     if not g.finished:
-        dealers = sheet.dealers(len(g.deals) + 1)
+        dealers = played.dealers(len(g.deals) + 1)
         notes = tuple(
             _(
                 "%(pairing)s: %(name)s deals",
@@ -219,8 +220,9 @@ def _partnership(sheet: Any) -> Board:
     )
 
 
-def _remi(sheet: Any) -> Board:
-    g = sheet.game
+def _remi(sheet: Sheet) -> Board:
+    played = own(sheet, RemiSheet)
+    g = played.game
     last = g.rows[-1] if g.rows else None
     sides = tuple(
         Side(
@@ -235,8 +237,8 @@ def _remi(sheet: Any) -> Board:
     )
     if g.finished:
         notes: tuple[str, ...] = ()
-    elif sheet.deals_left is not None:
-        notes = (_("Deals left: %(number)s", number=sheet.deals_left),)
+    elif played.deals_left is not None:
+        notes = (_("Deals left: %(number)s", number=played.deals_left),)
     else:
         notes = (_("Target: %(number)s", number=sheet.rules.target),)
     went_out = ""
