@@ -217,25 +217,14 @@ def delete_hand(game_id: str, number: int) -> str | Response:
     if request.method == "GET":
         form.version.data = str(game.version)
     elif form.validate_on_submit():
-        db = get_session()
-        try:
-            service.delete_hand(db, game, number, version=version_of(form), by=by())
-            db.commit()
-        except service.Full:
-            rollback_to_reading()
-            flash(full(), "warning")
-            return to_sheet(game)
-        except service.Conflict:
-            rollback_to_reading()
-            flash(_("Another phone changed this game first; nothing was deleted."), "warning")
-            return to_sheet(game)
-        flash(
-            _(
-                "%(what)s %(number)s deleted; everything after it is recomputed.",
-                what=variant.hand_word,
-                number=number,
+        if _take_back(game, number, form, "delete"):
+            flash(
+                _(
+                    "%(what)s %(number)s deleted; everything after it is recomputed.",
+                    what=variant.hand_word,
+                    number=number,
+                )
             )
-        )
         return to_sheet(game)
     return render_template(
         "games/delete.html",
@@ -257,21 +246,33 @@ def undo(game_id: str) -> Response:
     if not game.hands:
         flash(_("There is nothing to undo."), "warning")
         return to_sheet(game)
-    db = get_session()
     number = len(game.hands)
+    if _take_back(game, number, form, "undo"):
+        flash(_("%(what)s %(number)s undone.", what=variant.hand_word, number=number))
+    return to_sheet(game)
+
+
+def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
+    """Delete (``action`` "delete") or undo hand ``number`` and commit: ``False``, with
+    the reason flashed, when the game is full or another phone changed it first."""
+    db = get_session()
     try:
-        service.delete_hand(db, game, number, version=version_of(form), by=by(), action="undo")
+        service.delete_hand(db, game, number, version=version_of(form), by=by(), action=action)
         db.commit()
     except service.Full:
         rollback_to_reading()
         flash(full(), "warning")
-        return to_sheet(game)
+        return False
     except service.Conflict:
         rollback_to_reading()
-        flash(_("Another phone changed this game first; nothing was undone."), "warning")
-        return to_sheet(game)
-    flash(_("%(what)s %(number)s undone.", what=variant.hand_word, number=number))
-    return to_sheet(game)
+        flash(
+            _("Another phone changed this game first; nothing was deleted.")
+            if action == "delete"
+            else _("Another phone changed this game first; nothing was undone."),
+            "warning",
+        )
+        return False
+    return True
 
 
 @bp.post("/g/<game_id>/changes/<int:change_id>/restore")
