@@ -170,3 +170,22 @@ def test_a_remi_deal_with_cards_comes_back(client: FlaskClient) -> None:
     assert post(client, action).status_code == 302
     assert state(client, game)["hands"] == before["hands"]
     assert state(client, game)["totals"] == [200, -10, 15, -60]
+
+
+def test_a_delete_or_undo_on_a_stale_sheet_takes_nothing_back(client: FlaskClient) -> None:
+    game = new_game(client)
+    win(client, game, 0, 10)
+    win(client, game, 1, 20)
+    stale = str(version_of(client, game))
+    win(client, game, 0, 30)  # another phone saves hand 3
+    before = state(client, game)["hands"]
+    client.get(f"/g/{game}")  # the saves' own messages are shown
+    for url, words in (
+        (f"/g/{game}/hands/1/delete", "nothing was deleted"),
+        (f"/g/{game}/undo", "nothing was undone"),
+    ):
+        response = client.post(url, data={"version": stale}, follow_redirects=True)
+        assert flashes(response.get_data(as_text=True)) == [
+            f"Another phone changed this game first; {words}."
+        ]
+        assert state(client, game)["hands"] == before
