@@ -198,7 +198,9 @@ def main() -> None:
             },
             args.runs,
         )
-        one, page, data, player, gin = (medians[k] for k in ("one", "page", "data", "player", "gin"))
+        one, page, data, player, gin = (
+            medians[k] for k in ("one", "page", "data", "player", "gin")
+        )
         print(f"one game's page (30 hands):   {one * 1000:7.1f} ms")
         print(f"group page, first ever view:  {cold * 1000:7.1f} ms  {cold / one:5.1f}×")
         print(f"group page, warm:             {page * 1000:7.1f} ms  {page / one:5.1f}×")
@@ -206,7 +208,8 @@ def main() -> None:
         print(f"a player's page, warm:        {player * 1000:7.1f} ms  {player / one:5.1f}×")
         print(f"  the same, gin games only:   {gin * 1000:7.1f} ms  {gin / one:5.1f}×")
         verdict = "meets" if max(page, data, player) <= GUARD else "MISSES"
-        print(f"{verdict} the guard: warm group page, its JSON and a player's page within {GUARD:g} s")
+        print(f"{verdict} the guard: warm group page, its JSON and a player's page"
+              f" within {GUARD:g} s")
         app.extensions["scorekeeper.engine"].dispose()
 
 
