@@ -25,7 +25,7 @@ from ..money import (
     parse_amount,
     read_stake,
 )
-from ..services import access, exports, payments, players
+from ..services import access, exports, payments, player_terms, players
 from ..services import groups as service
 from ..services.ratings import START
 from ..services.standings import running_margins
@@ -164,7 +164,8 @@ def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
 
 @bp.get("/groups/<group_id>/players/<name>")
 def player(group_id: str, name: str) -> str:
-    """One player across the group: his rating, every figure, head-to-head, his games."""
+    """One player across the group: his rating, every figure with what it counts,
+    head-to-head, his games."""
     db = get_session()
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()
@@ -183,6 +184,8 @@ def player(group_id: str, name: str) -> str:
         pairs=figures.pairs,
         filters=filters,
         variants=VARIANTS,
+        term=player_terms.term,
+        rule_cards=player_terms.rule_cards(g for g, _r in shown.games if name in g.players),
         rating_chart=rating_chart(name, START, [v for _g, v in rating.history]),
         win_rate_chart=win_rate_chart(name, [rate for _g, _d, rate in figures.win_rates]),
     )
