@@ -36,7 +36,8 @@ def test_the_group_and_a_players_page_fit_360_px(
     live_url: str, narrow: Any, language: str  # noqa: F811 - the fixture
 ) -> None:
     group = russian_group(live_url)
-    finish_a_game(live_url, group)
+    for _ in range(2):  # two games: his rating and win rate are drawn
+        finish_a_game(live_url, group)
     page = narrow(language)
     page.goto(group["edit_url"])
     assert page.evaluate("document.scrollingElement.scrollWidth") <= WIDTH
@@ -51,6 +52,7 @@ def test_the_group_and_a_players_page_fit_360_px(
     # Every figure with what it counts under it, the cards' section among them, and none
     # of it wider than the screen.
     assert page.locator("dd.gin-missed").count() == 1
+    assert page.locator("figure.chart figcaption.what").count() == 2
     assert page.evaluate(UNDEFINED_JS) == []
     assert page.evaluate(WIDER_JS) == []
     shot(page, f"player-{language}")
