@@ -15,9 +15,11 @@ from tests.helpers import DEAD, api, knock, play
 BOM = "\ufeff".encode()
 
 
-def read_csv(client: FlaskClient, path: str) -> tuple[list[str], list[dict[str, str]]]:
+def read_csv(
+    client: FlaskClient, path: str, language: str = "en"
+) -> tuple[list[str], list[dict[str, str]]]:
     """The file's header and rows, after checking what makes Excel read it right."""
-    response = client.get(path)
+    response = client.get(path, headers={"Accept-Language": language})
     assert response.status_code == 200, path
     assert response.mimetype == "text/csv"
     assert "attachment" in response.headers["Content-Disposition"]
@@ -136,3 +138,75 @@ def test_the_groups_ratings_highest_first(client: FlaskClient, friday: dict[str,
         (str(r["rated_games"]), "yes") for r in by_rating]
     for row, api_row in zip(rows, by_rating, strict=True):
         assert round(float(row["rating"]), 2) == api_row["rating"]
+
+
+# Each file's header row, worked out from the columns' names in each language. Seats 1 to
+# 4 repeat their columns ("player 1", "final 1", "player 2"…).
+GAMES_FA = ["تاریخ (UTC)", "بازی", "نوع", "تمام‌شده", "برندگان", "مبلغ هر امتیاز", "واحد پول",
+            "بازیکن 1", "امتیاز نهایی 1", "بازیکن 2", "امتیاز نهایی 2",
+            "بازیکن 3", "امتیاز نهایی 3", "بازیکن 4", "امتیاز نهایی 4"]
+GAMES_RU = ["дата (UTC)", "партия", "вид", "окончена", "победители", "ставка за очко", "валюта",
+            "игрок 1", "итог 1", "игрок 2", "итог 2", "игрок 3", "итог 3", "игрок 4", "итог 4"]
+GAMES_EN = ["date (UTC)", "game", "kind", "finished", "winners", "stake", "currency",
+            "player 1", "final 1", "player 2", "final 2", "player 3", "final 3",
+            "player 4", "final 4"]
+HANDS_FA = ["تاریخ (UTC)", "بازی", "نوع", "دست", "میز", "نتیجه", "ضربه‌زننده",
+            "جفت‌نشدهٔ ضربه‌زننده", "جفت‌نشدهٔ حریف", "برنده",
+            "بازیکن 1", "امتیاز 1", "جمع 1", "بازیکن 2", "امتیاز 2", "جمع 2",
+            "بازیکن 3", "امتیاز 3", "جمع 3", "بازیکن 4", "امتیاز 4", "جمع 4"]
+HANDS_RU = ["дата (UTC)", "партия", "вид", "раздача", "стол", "исход", "постучавший",
+            "сухостой постучавшего", "сухостой соперника", "победитель",
+            "игрок 1", "очки 1", "счёт 1", "игрок 2", "очки 2", "счёт 2",
+            "игрок 3", "очки 3", "счёт 3", "игрок 4", "очки 4", "счёт 4"]
+HANDS_EN = ["date (UTC)", "game", "kind", "hand", "table", "outcome", "knocker",
+            "knocker deadwood", "defender deadwood", "winner",
+            "player 1", "points 1", "total 1", "player 2", "points 2", "total 2",
+            "player 3", "points 3", "total 3", "player 4", "points 4", "total 4"]
+PAYMENTS_FA = ["تاریخ", "پرداخت‌کننده", "گیرنده", "مبلغ", "واحد پول", "زمان ثبت (UTC)"]
+PAYMENTS_RU = ["дата", "кто платит", "кому", "сумма", "валюта", "записано (UTC)"]
+PAYMENTS_EN = ["date", "from", "to", "amount", "currency", "recorded (UTC)"]
+RATINGS_FA = ["بازیکن", "رتبه", "مهارت محتمل (μ)", "عدم قطعیت (σ)", "بازی‌های رتبه‌دار", "موقت",
+              "بهترین رتبه"]
+RATINGS_RU = ["игрок", "рейтинг", "вероятное мастерство (μ)", "неопределённость (σ)",
+              "партий в рейтинге", "предварительный", "лучший рейтинг"]
+RATINGS_EN = ["player", "rating", "mu", "sigma", "rated games", "provisional", "best rating"]
+
+
+def test_each_files_header_is_in_the_readers_language_and_the_values_are_not(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    group, game = friday["group"]["id"], friday["g1"]["id"]
+    files = {
+        f"/groups/{group}/games.csv": (GAMES_EN, GAMES_FA, GAMES_RU),
+        f"/groups/{group}/hands.csv": (HANDS_EN, HANDS_FA, HANDS_RU),
+        f"/groups/{group}/payments.csv": (PAYMENTS_EN, PAYMENTS_FA, PAYMENTS_RU),
+        f"/groups/{group}/ratings.csv": (RATINGS_EN, RATINGS_FA, RATINGS_RU),
+        f"/g/{game}/hands.csv": (HANDS_EN, HANDS_FA, HANDS_RU),
+    }
+    for path, (english, persian, russian) in files.items():
+        en_header, en_rows = read_csv(client, path, "en")
+        assert en_header == english, path
+        for language, header in (("fa", persian), ("ru", russian)):
+            got, rows = read_csv(client, path, language)
+            assert got == header, (path, language)
+            # The same values under each column, whatever the header says.
+            assert [list(r.values()) for r in rows] == [list(r.values()) for r in en_rows]
+    _header, rows = read_csv(client, f"/groups/{group}/games.csv", "fa")
+    first = rows[0]
+    assert (first["نوع"], first["تمام‌شده"], first["مبلغ هر امتیاز"]) == ("gin", "yes", "0.01")
+    _header, rows = read_csv(client, f"/g/{game}/hands.csv", "ru")
+    assert [(r["исход"], r["сухостой постучавшего"], r["очки 1"]) for r in rows][:2] == [
+        ("knock", "1", "15"), ("knock", "2", "0")]
+
+
+def test_a_script_asks_for_the_english_header_whatever_the_browser_reads(
+    client: FlaskClient, friday: dict[str, Any]
+) -> None:
+    group = friday["group"]["id"]
+    header, _rows = read_csv(client, f"/groups/{group}/ratings.csv?lang=en", "fa")
+    assert header == RATINGS_EN
+    header, _rows = read_csv(client, f"/g/{friday['g2']['id']}/hands.csv?lang=ru", "fa")
+    assert header == HANDS_RU
+    wrong = client.get(f"/groups/{group}/games.csv?lang=de")
+    assert wrong.status_code == 400
+    assert "?lang=en|fa|ru" in wrong.get_data(as_text=True)

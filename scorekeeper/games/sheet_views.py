@@ -81,10 +81,11 @@ def _render_sheet(
 
 @bp.get("/g/<game_id>/hands.csv")
 def hands_csv(game_id: str) -> Response:
-    """The game's hands as CSV, one row a hand, for a spreadsheet."""
+    """The game's hands as CSV, one row a hand, for a spreadsheet (the header in the
+    reader's language, ``?lang=en`` for English)."""
     game, _variant = load(game_id)
-    body = exports.csv_bytes(exports.HANDS_HEADER, exports.hand_rows(game))
-    return exports.csv_response(body, f"scorekeeper-game-{game.id}-hands.csv")
+    return exports.download(f"scorekeeper-game-{game.id}-hands.csv", request.args.get("lang"),
+                            lambda: exports.game_hands_csv(game))
 
 
 def _known_group(game: Game) -> Group | None:

@@ -25,7 +25,7 @@ from ..money import (
     parse_amount,
     read_stake,
 )
-from ..services import access, exports, payments, players
+from ..services import access, exports, payments, player_terms, players
 from ..services import groups as service
 from ..services.ratings import START
 from ..services.standings import running_margins
@@ -164,7 +164,8 @@ def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
 
 @bp.get("/groups/<group_id>/players/<name>")
 def player(group_id: str, name: str) -> str:
-    """One player across the group: his rating, every figure, head-to-head, his games."""
+    """One player across the group: his rating, every figure with what it counts,
+    head-to-head, his games."""
     db = get_session()
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()
@@ -183,6 +184,8 @@ def player(group_id: str, name: str) -> str:
         pairs=figures.pairs,
         filters=filters,
         variants=VARIANTS,
+        term=player_terms.term,
+        rule_cards=player_terms.rule_cards(g for g, _r in shown.games if name in g.players),
         rating_chart=rating_chart(name, START, [v for _g, v in rating.history]),
         win_rate_chart=win_rate_chart(name, [rate for _g, _d, rate in figures.win_rates]),
     )
@@ -190,41 +193,43 @@ def player(group_id: str, name: str) -> str:
 
 @bp.get("/groups/<group_id>/games.csv")
 def games_csv(group_id: str) -> Response:
-    """The group's games as CSV: who played, who won, the finals."""
+    """The group's games as CSV: who played, who won, the finals (the header in the
+    reader's language, ``?lang=en`` for English)."""
     db = get_session()
     group = service.load_group(db, group_id)
     shown = service.view(db, group)
     service.keep_summaries(shown)
-    body = exports.games_csv(shown.games)
-    return exports.csv_response(body, f"scorekeeper-group-{group.id}-games.csv")
+    return exports.download(f"scorekeeper-group-{group.id}-games.csv", request.args.get("lang"),
+                            lambda: exports.games_csv(shown.games))
 
 
 @bp.get("/groups/<group_id>/hands.csv")
 def hands_csv(group_id: str) -> Response:
-    """Every hand of the group's games as CSV, one row a hand."""
+    """Every hand of the group's games as CSV, one row a hand (header as ``games_csv``)."""
     db = get_session()
     group = service.load_group(db, group_id)
-    body = exports.hands_csv(exports.games_with_hands(db, group))
-    return exports.csv_response(body, f"scorekeeper-group-{group.id}-hands.csv")
+    games = exports.games_with_hands(db, group)
+    return exports.download(f"scorekeeper-group-{group.id}-hands.csv", request.args.get("lang"),
+                            lambda: exports.hands_csv(games))
 
 
 @bp.get("/groups/<group_id>/payments.csv")
 def payments_csv(group_id: str) -> Response:
-    """The payments recorded in the group as CSV."""
+    """The payments recorded in the group as CSV (header as ``games_csv``)."""
     group = service.load_group(get_session(), group_id)
-    body = exports.payments_csv(group)
-    return exports.csv_response(body, f"scorekeeper-group-{group.id}-payments.csv")
+    return exports.download(f"scorekeeper-group-{group.id}-payments.csv",
+                            request.args.get("lang"), lambda: exports.payments_csv(group))
 
 
 @bp.get("/groups/<group_id>/ratings.csv")
 def ratings_csv(group_id: str) -> Response:
-    """The group's ratings as CSV."""
+    """The group's ratings as CSV (header as ``games_csv``)."""
     db = get_session()
     group = service.load_group(db, group_id)
     shown = service.view(db, group)
     service.keep_summaries(shown)
-    body = exports.ratings_csv(shown.ratings)
-    return exports.csv_response(body, f"scorekeeper-group-{group.id}-ratings.csv")
+    return exports.download(f"scorekeeper-group-{group.id}-ratings.csv",
+                            request.args.get("lang"), lambda: exports.ratings_csv(shown.ratings))
 
 
 def _kinds_form(group: Group) -> RatingKindsForm:

@@ -3,9 +3,12 @@ spreadsheet opens.
 
 Each file is UTF-8 with a byte order mark, so Excel reads Persian and Russian names
 as they are; rows end in CRLF as RFC 4180 has them. Every number is written as the
-app counted it (money as its exact decimal text), never rounded. Column names are
-in English, as the JSON backup and the API name their fields: a spreadsheet formula
-or a script reads them in every language.
+app counted it (money as its exact decimal text), never rounded. The header row is
+in the language of the request, as the pages and the PDFs are (a person opens the
+file in a spreadsheet); ``?lang=en`` (or ``fa``, ``ru``) asks for the header in that
+language whatever the browser reads, which is what a script that reads the columns
+by name sends. The values are the same in every language: numbers, dates in UTC, the
+kinds and outcomes by their API names (``three_hand``, ``big_gin``), ``yes``/``no``.
 
 A hand's row comes from the game's replayed sheet (``Variant.sheet_json``, the same
 figures ``GET /api/v1/games/<id>`` gives): nothing here scores. Hands played after the
@@ -25,15 +28,18 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
-from flask import Response
+from flask import Response, abort
+from flask_babel import force_locale, gettext, pgettext
 from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from ..hands.inputs import score_hand
+from ..i18n import LANGUAGES
 from ..models import Game, Group
 from ..scoring import HandError
 from ..variants import VARIANTS
@@ -46,6 +52,23 @@ SEATS = 4  # the most players a game has (partnership, Remi)
 BOM = "\ufeff"
 
 
+class LanguageError(ValueError):
+    """A ``?lang=`` the files are not written in."""
+
+
+@contextmanager
+def header_language(lang: str | None) -> Iterator[None]:
+    """The header row in ``lang`` (``?lang=``: en, fa or ru) while the file is written;
+    without one, in the request's language. ``LanguageError`` for any other value."""
+    if lang is None:
+        yield
+        return
+    if lang not in LANGUAGES:
+        raise LanguageError(lang)
+    with force_locale(lang):
+        yield
+
+
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     """The rows under ``header`` as a CSV file: UTF-8 with a BOM, CRLF line ends."""
     out = io.StringIO()
@@ -54,6 +77,20 @@ def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     for row in rows:
         writer.writerow(["" if cell is None else cell for cell in row])
     return (BOM + out.getvalue()).encode("utf-8")
+
+
+def download(filename: str, lang: str | None, write: Callable[[], bytes]) -> Response:
+    """The file ``write`` makes, its header in ``lang`` (``?lang=``) or the request's
+    language, for the browser to save as ``filename``; 400 for a ``lang`` the files are
+    not written in."""
+    try:
+        with header_language(lang):
+            body = write()
+    except LanguageError:
+        abort(400, gettext("The column names are written in %(languages)s: ?lang=%(codes)s.",
+                           languages=", ".join(LANGUAGES.values()),
+                           codes="|".join(LANGUAGES)))
+    return csv_response(body, filename)
 
 
 def csv_response(body: bytes, filename: str) -> Response:
@@ -68,16 +105,36 @@ def when(moment: datetime) -> str:
     return moment.strftime("%Y-%m-%d %H:%M")
 
 
+def _column(name: str) -> str:
+    """A column's name in the language of the request (``header_language``)."""
+    return str(pgettext("CSV column", name))
+
+
 def _seats(*names: str) -> list[str]:
-    return [f"{name} {seat}" for seat in range(1, SEATS + 1) for name in names]
+    """Each seat's columns (``player 1``, ``final 1``, ``player 2``…) in the language of
+    the request."""
+    return [_seat_column(name, seat) for seat in range(1, SEATS + 1) for name in names]
+
+
+def _seat_column(name: str, seat: int) -> str:
+    if name == "player":
+        return str(pgettext("CSV column", "player %(seat)s", seat=seat))
+    if name == "final":
+        return str(pgettext("CSV column", "final %(seat)s", seat=seat))
+    if name == "points":
+        return str(pgettext("CSV column", "points %(seat)s", seat=seat))
+    return str(pgettext("CSV column", "total %(seat)s", seat=seat))
 
 
 # --- games -------------------------------------------------------------------------------
 
-GAMES_HEADER = (
-    "date (UTC)", "game", "kind", "finished", "winners", "stake", "currency",
-    *_seats("player", "final"),
-)
+
+def games_header() -> list[str]:
+    """The games file's columns, in the language of the request."""
+    return [
+        _column("date (UTC)"), _column("game"), _column("kind"), _column("finished"),
+        _column("winners"), _column("stake"), _column("currency"), *_seats("player", "final"),
+    ]
 
 
 def games_csv(games: Sequence[tuple[Game, GameRecord]]) -> bytes:
@@ -92,7 +149,7 @@ def games_csv(games: Sequence[tuple[Game, GameRecord]]) -> bytes:
             " & ".join(sorted(record.winners)), game.stake, game.currency if game.stake else None,
             *_pad(seats, 2),
         ])
-    return csv_bytes(GAMES_HEADER, rows)
+    return csv_bytes(games_header(), rows)
 
 
 def _pad(cells: list[object], width: int) -> list[object]:
@@ -101,10 +158,14 @@ def _pad(cells: list[object], width: int) -> list[object]:
 
 # --- hands -------------------------------------------------------------------------------
 
-HANDS_HEADER = (
-    "date (UTC)", "game", "kind", "hand", "table", "outcome", "knocker",
-    "knocker deadwood", "defender deadwood", "winner", *_seats("player", "points", "total"),
-)
+
+def hands_header() -> list[str]:
+    """The hands files' columns, in the language of the request."""
+    return [
+        _column("date (UTC)"), _column("game"), _column("kind"), _column("hand"),
+        _column("table"), _column("outcome"), _column("knocker"), _column("knocker deadwood"),
+        _column("defender deadwood"), _column("winner"), *_seats("player", "points", "total"),
+    ]
 
 
 def hands_csv(games: Sequence[Game]) -> bytes:
@@ -113,11 +174,16 @@ def hands_csv(games: Sequence[Game]) -> bytes:
     rows: list[list[object]] = []
     for game in sorted(games, key=lambda g: (g.created_at, g.id)):
         rows += hand_rows(game)
-    return csv_bytes(HANDS_HEADER, rows)
+    return csv_bytes(hands_header(), rows)
+
+
+def game_hands_csv(game: Game) -> bytes:
+    """One game's hands (``/g/<id>/hands.csv``), as ``hands_csv`` writes them."""
+    return csv_bytes(hands_header(), hand_rows(game))
 
 
 def hand_rows(game: Game) -> list[list[object]]:
-    """The rows of one game's hands (``HANDS_HEADER``)."""
+    """The rows of one game's hands (``hands_header``)."""
     variant = VARIANTS[game.variant]
     data = variant.sheet_json(game, variant.sheet(game))
     names = list(game.players)
@@ -207,7 +273,11 @@ def _seat_cells(
 
 # --- payments ----------------------------------------------------------------------------
 
-PAYMENTS_HEADER = ("date", "from", "to", "amount", "currency", "recorded (UTC)")
+
+def payments_header() -> list[str]:
+    """The payments file's columns, in the language of the request."""
+    return [_column(name) for name in ("date", "from", "to", "amount", "currency",
+                                       "recorded (UTC)")]
 
 
 def payments_csv(group: Group) -> bytes:
@@ -216,7 +286,7 @@ def payments_csv(group: Group) -> bytes:
         [p.paid_on.isoformat(), p.payer, p.payee, p.amount, p.currency, when(p.recorded_at)]
         for p in sorted(group.payments, key=lambda p: (p.paid_on, p.id))
     ]
-    return csv_bytes(PAYMENTS_HEADER, rows)
+    return csv_bytes(payments_header(), rows)
 
 
 def games_with_hands(db: Session, group: Group) -> list[Game]:
@@ -227,7 +297,11 @@ def games_with_hands(db: Session, group: Group) -> list[Game]:
 
 # --- ratings -----------------------------------------------------------------------------
 
-RATINGS_HEADER = ("player", "rating", "mu", "sigma", "rated games", "provisional", "best rating")
+
+def ratings_header() -> list[str]:
+    """The ratings file's columns, in the language of the request."""
+    return [_column(name) for name in ("player", "rating", "mu", "sigma", "rated games",
+                                       "provisional", "best rating")]
 
 
 def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:
@@ -237,4 +311,4 @@ def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:
          "yes" if r.provisional else "no", f"{r.best:.4f}"]
         for r in sorted(ratings.values(), key=lambda r: (-r.value, r.name))
     ]
-    return csv_bytes(RATINGS_HEADER, rows)
+    return csv_bytes(ratings_header(), rows)
