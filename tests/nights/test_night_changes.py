@@ -66,6 +66,9 @@ def test_late_tables_carried_over_count_once_confirmed(client: FlaskClient, app:
     for table in first[:2]:
         play_out(client, table.game_id, 0)
         client.post(f"/g/{table.game_id}/confirm")
+    page = client.get(f"/n/{night_id}").get_data(as_text=True)
+    assert "Their players sit the round out, without a bye" in page
+    assert "nobody meets anyone twice" in page
     response = client.post(f"/n/{night_id}/rounds", data={"round": "1", "carry": "1"})
     assert response.status_code == 302
     page = client.get(f"/n/{night_id}").get_data(as_text=True)
@@ -90,6 +93,20 @@ def test_late_tables_carried_over_count_once_confirmed(client: FlaskClient, app:
     client.post(f"/n/{night_id}/rounds", data={"round": "2"})
     assert [(t.a, t.b) for t in tables(app, night_id, 3)] == [
         ("Ann", "Cy"), ("Bob", "Fay"), ("Di", "Ed")]
+
+
+def test_king_of_the_hill_carry_on_the_organisers_page(client: FlaskClient, app: Flask) -> None:
+    # Three players: Ann–Bob at table 1, Cy sits out. With Ann–Bob still playing, only
+    # Cy is free: no round can be paired, and the page says why.
+    night_id = start(client, players="Ann\nBob\nCy", format="king_of_the_hill", rounds="3")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    page = client.get(f"/n/{night_id}").get_data(as_text=True)
+    assert "keep their place on the hill" in page
+    assert "loses the table by forfeit" in page
+    response = client.post(f"/n/{night_id}/rounds", data={"round": "1", "carry": "1"},
+                           follow_redirects=True)
+    assert "Too few players are free to pair a round" in response.get_data(as_text=True)
+    assert len(tables(app, night_id, 2)) == 0
 
 
 def test_a_round_robin_late_arrival_meets_nobody_twice(client: FlaskClient, app: Flask) -> None:
