@@ -677,26 +677,26 @@ def king_of_the_hill_round(
             if name not in last:  # a late arrival: at the bottom, below the byes
                 places.append((2, 0, 0, 0, index, name))
                 continue
-            rnd, table, seat = last[name]
-            if table is None:  # whoever sat out comes back at the bottom table
+            rnd, at, seat = last[name]
+            if at is None:  # whoever sat out comes back at the bottom table
                 places.append((1, 0, 0, rnd.number, index, name))
                 continue
-            where = f"round {rnd.number}, table {table.number}"
-            result = found.get((rnd.number, table.number))
+            where = f"round {rnd.number}, table {at.number}"
+            result = found.get((rnd.number, at.number))
             if result is None:
                 problems[f"{where} has no result yet"] = None
                 continue
-            if {result.a, result.b} != {table.a, table.b}:
-                problems[f"{where}: the result is not {table.a} against {table.b}"] = None
+            if {result.a, result.b} != {at.a, at.b}:
+                problems[f"{where}: the result is not {at.a} against {at.b}"] = None
                 continue
-            goes = table.number
+            goes = at.number
             if result.winner == name:
-                goes = max(1, table.number - 1)
+                goes = max(1, at.number - 1)
             elif result.winner is not None:
-                goes = min(len(rnd.tables), table.number + 1)
-            places.append((0, goes, table.number, rnd.number, seat, name))
+                goes = min(len(rnd.tables), at.number + 1)
+            places.append((0, goes, at.number, rnd.number, seat, name))
         if problems:
-            raise NightError(problems)
+            raise NightError(list(problems))
         # Sorted by the table each goes to, a draw's pair keeping its table pushes back
         # whoever would have come to it: the loser from above, the winner from below.
         ladder = [place[-1] for place in sorted(places)]
