@@ -237,8 +237,8 @@ def next_round(night_id: str) -> Response:
         return to_night(night)
     except service.NotPaired:
         rollback_to_reading()
-        flash(_("Too few players are free to pair a round: wait for the tables still "
-                "playing."), "warning")
+        flash(_("No round can be paired with the players free now: wait for the tables "
+                "still playing."), "warning")
         return to_night(night)
     except IntegrityError:
         rollback_to_reading()

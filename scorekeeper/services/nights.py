@@ -52,8 +52,8 @@ class NoRoundLeft(Exception):
 
 
 class NotPaired(Exception):
-    """The pairing engine cannot pair the next round yet: fewer than two entrants are
-    free (the others are at tables carried over)."""
+    """The next round cannot be paired yet: fewer than two entrants are free, or (a
+    round robin) those still to meet are at tables carried over."""
 
 
 class NotFinished(Exception):
@@ -344,7 +344,8 @@ def make_round(
     entrants are left out of this round, not given a bye, and king of the hill keeps
     their place: their result moves them in the round after it is confirmed),
     ``NoRoundLeft`` when the night is over (a round robin: no two entrants present
-    have still to meet), ``NotPaired`` when fewer than two entrants are free.
+    have still to meet), ``NotPaired`` when fewer than two entrants are free or the
+    only pairs still to meet wait for a table carried over.
 
     A round robin whose field changed (a late arrival, an entrant away, entrants at a
     table carried over) is paired among those present without a rematch
@@ -363,8 +364,9 @@ def make_round(
     except pairing.NightError as exc:
         raise NotPaired(str(exc)) from None
     if made is None:
-        # Those still to meet are at tables still playing: once they are done.
-        raise NotReady if busy(night) else NoRoundLeft
+        if busy(night):  # those still to meet are at tables still playing
+            raise NotPaired("the entrants still to meet are at tables still playing")
+        raise NoRoundLeft
     for table in waiting:
         table.carried = True
     row = NightRound(night_id=night.id, number=number, byes=list(made.byes))
