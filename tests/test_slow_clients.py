@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import socket
-import subprocess
-import sys
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +21,7 @@ import pytest
 
 from scorekeeper.cli import THREADS
 from scorekeeper.gunicorn_config import BUFFERED, SPOOL, ThreadedWSGI
-from tests.trust_server import Browser, create_game, free_port
+from tests.trust_server import Browser, ServeProcess, create_game
 
 pytestmark = pytest.mark.slow
 
@@ -37,35 +32,12 @@ SLOW_BODIES = 12
 @pytest.fixture
 def one_worker(database_url: str, tmp_path: Path) -> Iterator[str]:
     """``scorekeeper serve --workers=1`` on a free port, answering; its base URL."""
-    port = free_port()
-    env = {**os.environ, "SCOREKEEPER_DATABASE_URL": database_url,
-           "XDG_RUNTIME_DIR": str(tmp_path)}  # gunicorn's control socket
-    log = tmp_path / "server.log"
-    with log.open("wb") as err:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper", "--instance", str(tmp_path / "instance"),
-             "serve", "--host=127.0.0.1", f"--port={port}", "--workers=1"],
-            cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=err,
-            start_new_session=True)
+    server = ServeProcess(database_url, tmp_path, workers=1)
+    server.start()
     try:
-        base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                Browser(base, timeout=30).get("/static/style.css")
-                break
-            except OSError:
-                assert process.poll() is None, log.read_text()
-                assert time.monotonic() < deadline, "the server did not answer within a minute"
-                time.sleep(0.2)
-        yield base
+        yield server.base
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait(timeout=10)
+        server.stop()
 
 
 class Trickle:

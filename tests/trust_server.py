@@ -4,6 +4,7 @@ browser's cookies."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -166,6 +167,64 @@ class ChildServer:
                 self.process.wait()
         if self.process is not None and self.process.stderr:
             self.process.stderr.close()
+
+
+class ServeProcess:
+    """``scorekeeper serve`` as ``make run`` starts it (migrations, then gunicorn's
+    master and ``workers`` workers) in a process group of its own, on ``database_url``."""
+
+    def __init__(self, database_url: str, folder: Path, workers: int = 1,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.database_url = database_url
+        self.folder = folder
+        self.workers = workers
+        self.env = dict(env or {})
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = folder / "server.log"
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 60) -> None:
+        """Start it and wait until it answers a static file."""
+        env = {**os.environ, "SCOREKEEPER_DATABASE_URL": self.database_url,
+               "XDG_RUNTIME_DIR": str(self.folder), **self.env}  # gunicorn's control socket
+        with self.log.open("ab") as err:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper", "--instance",
+                 str(self.folder / "instance"), "serve", "--host=127.0.0.1",
+                 f"--port={self.port}", f"--workers={self.workers}"],
+                cwd=self.folder, env=env, stdout=subprocess.DEVNULL, stderr=err,
+                start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                Browser(self.base, timeout=30).get("/static/style.css")
+                return
+            except OSError:
+                assert self.process.poll() is None, self.log.read_text()
+                assert time.monotonic() < deadline, "the server did not answer in time"
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        """SIGKILL to the master and every worker at once: nothing is finished, closed
+        or rolled back."""
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        """SIGTERM (SIGKILL if that takes more than 30 s)."""
+        if self.process is None or self.process.poll() is not None:
+            return
+        os.killpg(self.process.pid, signal.SIGTERM)
+        try:
+            self.process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.kill()
 
 
 T = TypeVar("T")

@@ -378,7 +378,10 @@ class Night(TypedDict, total=False):
     name: str
     variant: Annotated[str, Field(description="The game at every table.")]
     format: str
-    planned_rounds: Annotated[int | None, Field(description="How many rounds the night has.")]
+    planned_rounds: Annotated[int | None, Field(
+        description="How many rounds the night has: the organiser's number, or the "
+        "format's; a round robin's are the rounds made and those still to come with the "
+        "entrants present now, at most the organiser's number.")]
     deals: Annotated[int | None, Field(description="Deals a table, or `null`: to the target.")]
     order: Annotated[list[str], Field(description="The tie-breaks in order.")]
     players: list[str]

@@ -753,7 +753,9 @@ class NewNight(TypedDict):
 class NextRound(TypedDict, total=False):
     carry: Annotated[bool, flag(), Field(
         description="Start the round while tables of the current one still play: they play "
-        "on and count once confirmed.")]
+        "on and count once confirmed, and their entrants are left out of the round (no "
+        "bye). On a king of the hill night they keep their place on the hill: their "
+        "result, once confirmed, moves them up or down for the round after.")]
 
 
 # --- reading a body ---------------------------------------------------------------------

@@ -406,8 +406,14 @@ PATHS: dict[str, dict[str, Schema]] = {
             "nextRound",
             "Pair the next round",
             "Make the next round's pairings and a game for each table. Refused (409) while "
-            "a table of the current round is not confirmed (unless `carry`), and when the "
-            "night has no round left. Two requests together make one round.",
+            "a table of the current round is not confirmed (unless `carry`), when no round "
+            "can be paired with the entrants free now (fewer than two; or on a round robin, "
+            "those still to meet are at tables still playing), and when the night has no "
+            "round left. A "
+            "round robin is over when no two entrants present have still to meet: once "
+            "its field changes (a late arrival, an entrant away, a table carried over) "
+            "each round pairs as many tables as it can of entrants who have not met, and "
+            "nobody meets anyone twice. Two requests together make one round.",
             {"201": answer("The round.", ref("NightRound")),
              **refused("403", "404", "409", "413", "422")},
             tags=["Nights"],

@@ -235,6 +235,11 @@ def next_round(night_id: str) -> Response:
         rollback_to_reading()
         flash(_("Every round of the night is played."), "warning")
         return to_night(night)
+    except service.NotPaired:
+        rollback_to_reading()
+        flash(_("No round can be paired with the players free now: wait for the tables "
+                "still playing."), "warning")
+        return to_night(night)
     except IntegrityError:
         rollback_to_reading()
         flash(_("Another phone made the round at the same moment."), "warning")

@@ -22,6 +22,15 @@ The formats (``next_round``):
   turn round them one seat a round; an odd number of entrants adds an empty seat, and
   whoever faces it sits out, so each entrant sits out exactly once. Every pair meets
   exactly once; a round depends only on the entrants and its number.
+  Once the field changes (an entrant added after the first round, one away, or some
+  still playing a table carried over from an earlier round), the circle would pair
+  some who have met, so the rest of the night is paired among the entrants present:
+  each round seats as many tables as can be seated with pairs who have not met (a
+  largest matching, as for Swiss), and those left over sit out: those who have sat out
+  least, then those with fewest opponents still to meet, then the lowest seeds. Nobody
+  meets anyone twice. The night is over when no two entrants present have still to
+  meet (``rounds_left``); an away entrant neither plays nor sits out, and meets those
+  they missed once back, if rounds are left.
 - Swiss: entrants stand in board order (match points, the tie-breaks, then seed). The
   top remaining entrant meets the entrant halfway down their score group (the top half
   of a group against its bottom half; in round one, the top half of the seeds against
@@ -38,7 +47,17 @@ The formats (``next_round``):
   forfeit moves the players as a win does. With an odd number of entrants the lowest
   placed who has not sat out yet sits out (once everyone has, the turn starts again,
   never with whoever has just sat out), and whoever sat out comes back at the bottom
-  table.
+  table; so does a late arrival, below them.
+  Late tables carried over: the entrants of a table still playing when a round is
+  made are left out of it (not a bye) and keep their place: the others are seated as
+  above without them. Once their result is in, the round after it moves them from
+  the table they played at, as if it were the last round's: its winner to table
+  k − 1, its loser to k + 1 (k and the bottom table counted in the round they played).
+  Put together, everyone is ordered by the table they go to, then the table they come
+  from, then the earlier round, then the seat, and seated two by two from table 1.
+
+Entrants ``absent`` from a round (``next_round``) are not seated in it: away from a
+round robin, or still at a table of an earlier round in any format.
 
 >>> [(t.a, t.b) for t in next_round("round_robin", ["Ann", "Bob", "Cy", "Di"], [], []).tables]
 [('Ann', 'Di'), ('Bob', 'Cy')]
@@ -167,21 +186,37 @@ def rounds_needed(format: str, entrants: int) -> int | None:
 
 
 def next_round(
-    format: str, entrants: Sequence[str], played: Sequence[Round], results: Sequence[Result]
+    format: str,
+    entrants: Sequence[str],
+    played: Sequence[Round],
+    results: Sequence[Result],
+    absent: Iterable[str] = (),
 ) -> Round | None:
     """The round after ``played`` (``None`` once a round robin is over).
 
     ``entrants`` in seed order; ``results`` the confirmed tables so far (a king of the
-    hill round needs every table of the round before it)."""
+    hill round needs the result of every entrant's last table); ``absent`` those not
+    seated this round (away, or still playing a table carried over)."""
     check_format(format)
     check_entrants(entrants)
-    number = len(played) + 1
+    out = set(absent)
+    strangers = sorted(out - set(entrants))
+    if strangers:
+        raise NightError(["absent but not entered: " + ", ".join(strangers)])
     if format == "round_robin":
-        return round_robin_round(entrants, number)
+        return round_robin_next(entrants, played, out)
     check_results(entrants, results)
+    if len(entrants) - len(out) < 2:
+        raise NightError([f"{len(entrants) - len(out)} entrants are free to play: a round "
+                          "needs at least 2"])
     if format == "swiss":
-        return swiss_round(entrants, played, results)
-    return king_of_the_hill_round(entrants, played, results)
+        return swiss_round(entrants, played, results, out)
+    return king_of_the_hill_round(entrants, played, results, out)
+
+
+def meetings(played: Iterable[Round]) -> set[frozenset[str]]:
+    """Every pair that has sat at a table together (played, forfeited or still playing)."""
+    return {frozenset((t.a, t.b)) for rnd in played for t in rnd.tables}
 
 
 # Round robin -------------------------------------------------------------------------
@@ -214,6 +249,107 @@ def round_robin_round(entrants: Sequence[str], number: int) -> Round | None:
         else:
             tables.append(Table(len(tables) + 1, a, b))
     return Round(number, tuple(tables), tuple(byes))
+
+
+def _on_the_circle(entrants: Sequence[str], played: Sequence[Round]) -> bool:
+    """Every round so far is the circle's round of the same number for ``entrants``."""
+
+    def seats(rnd: Round | None) -> tuple[set[tuple[int, str, str]], set[str]]:
+        if rnd is None:
+            return set(), set()
+        return {(t.number, t.a, t.b) for t in rnd.tables}, set(rnd.byes)
+
+    return all(
+        seats(rnd) == seats(round_robin_round(entrants, rnd.number)) for rnd in played
+    )
+
+
+def round_robin_next(
+    entrants: Sequence[str], played: Sequence[Round], absent: Iterable[str] = ()
+) -> Round | None:
+    """The next round robin round: the circle's while the field is the one the circle
+    was drawn for and everyone is present, else the largest pairing of entrants
+    present who have not met; ``None`` when no two of them have still to meet.
+
+    Ann, Bob, Cy and Di played the circle's round 1 (Ann–Di, Bob–Cy); Ed arrives. The
+    circle of five would seat Bob–Cy again; instead two tables of pairs who have not
+    met, and one sits out (Di: the lowest seed of those with three still to meet):
+
+    >>> first = round_robin_round(["Ann", "Bob", "Cy", "Di"], 1)
+    >>> second = round_robin_next(["Ann", "Bob", "Cy", "Di", "Ed"], [first])
+    >>> [(t.a, t.b) for t in second.tables], second.byes
+    ([('Ann', 'Cy'), ('Bob', 'Ed')], ('Di',))
+    """
+    number = len(played) + 1
+    out = set(absent)
+    if not out and _on_the_circle(entrants, played):
+        return round_robin_round(entrants, number)
+    present = [name for name in entrants if name not in out]
+    met = meetings(played)
+    n = len(present)
+    fresh = [
+        {j for j in range(n) if j != i and frozenset((present[i], present[j])) not in met}
+        for i in range(n)
+    ]
+    pairs = _Pairs(fresh)
+    if pairs.size == 0:
+        return None
+    # Who sits out: as many as the largest pairing leaves, taken in turn from those
+    # who have sat out least (then fewest still to meet, then the lowest seed) as long
+    # as the others can still fill as many tables.
+    sat_out = Counter(name for rnd in played for name in rnd.byes)
+    turn = sorted(range(n), key=lambda i: (sat_out[present[i]], len(fresh[i]), -i))
+    byes: list[int] = []
+    for i in turn:
+        if len(byes) == n - 2 * pairs.size:
+            break
+        trial = pairs.without(i)
+        if trial.size == pairs.size:
+            byes.append(i)
+            pairs = trial
+    # The tables: whoever has most opponents still to meet first (then the top seed),
+    # against the one of theirs with most still to meet, as long as the rest of the
+    # round can still be paired.
+    pairings: list[tuple[int, int]] = []
+    while pairs.size:
+        left = [i for i in range(n) if pairs.alive[i]]
+        top = min(left, key=lambda i: (-len(fresh[i]), i))
+        for other in sorted((j for j in fresh[top] if pairs.alive[j]),
+                            key=lambda j: (-len(fresh[j]), j)):
+            trial = pairs.without(top, other)
+            if trial.size == pairs.size - 1:
+                break
+        pairings.append((min(top, other), max(top, other)))
+        pairs = trial
+    tables = tuple(
+        Table(k + 1, present[a], present[b]) for k, (a, b) in enumerate(sorted(pairings))
+    )
+    return Round(number, tables, tuple(present[i] for i in sorted(byes)))
+
+
+def rounds_left(
+    entrants: Sequence[str], played: Sequence[Round], away: Iterable[str] = ()
+) -> int:
+    """How many more rounds a round robin plays if the field stays as it is: the
+    circle's rounds still to come, or (the field changed) the rounds ``round_robin_next``
+    makes until no two entrants present have still to meet. Entrants at a table still
+    playing count as free: they will be by the next round but one.
+
+    >>> first = round_robin_round(["Ann", "Bob", "Cy", "Di"], 1)
+    >>> four = ["Ann", "Bob", "Cy", "Di"]
+    >>> rounds_left(four, [first]), rounds_left([*four, "Ed"], [first])
+    (2, 4)
+    """
+    out = set(away)
+    rounds = list(played)
+    if not out and _on_the_circle(entrants, rounds):
+        return max(0, (len(entrants) - 1 if len(entrants) % 2 == 0 else len(entrants))
+                   - len(rounds))
+    left = 0
+    while (rnd := round_robin_next(entrants, rounds, out)) is not None:
+        rounds.append(rnd)
+        left += 1
+    return left
 
 
 # Standings ---------------------------------------------------------------------------
@@ -353,13 +489,18 @@ def _split(
 
 
 def swiss_round(
-    entrants: Sequence[str], played: Sequence[Round], results: Sequence[Result]
+    entrants: Sequence[str],
+    played: Sequence[Round],
+    results: Sequence[Result],
+    absent: Iterable[str] = (),
 ) -> Round:
-    """The next Swiss round: score groups top-down, no avoidable rematch."""
-    board = standings(entrants, results, played)
+    """The next Swiss round: score groups top-down, no avoidable rematch; ``absent``
+    entrants (at a table carried over) are left out."""
+    out = set(absent)
+    board = [line for line in standings(entrants, results, played) if line.entrant not in out]
     ranking = [line.entrant for line in board]
     points = [line.match_points for line in board]
-    met = {frozenset((t.a, t.b)) for rnd in played for t in rnd.tables}
+    met = meetings(played)
     met.update(frozenset((r.a, r.b)) for r in results)
     n = len(ranking)
     fresh = [
@@ -509,46 +650,56 @@ class _Pairs:
 # King of the hill --------------------------------------------------------------------
 
 
-def _results_of(rnd: Round, results: Sequence[Result]) -> dict[int, Result]:
-    """The results of ``rnd``'s tables by table number; every table must have one."""
-    found = {r.table: r for r in results if r.round == rnd.number}
-    problems = []
-    for table in rnd.tables:
-        result = found.get(table.number)
-        where = f"round {rnd.number}, table {table.number}"
-        if result is None:
-            problems.append(f"{where} has no result yet")
-        elif {result.a, result.b} != {table.a, table.b}:
-            problems.append(f"{where}: the result is not {table.a} against {table.b}")
-    if problems:
-        raise NightError(problems)
-    return found
-
-
 def king_of_the_hill_round(
-    entrants: Sequence[str], played: Sequence[Round], results: Sequence[Result]
+    entrants: Sequence[str],
+    played: Sequence[Round],
+    results: Sequence[Result],
+    absent: Iterable[str] = (),
 ) -> Round:
-    """The next king of the hill round: winners up a table, losers down one."""
+    """The next king of the hill round: winners up a table, losers down one, from the
+    last table each entrant played (``absent`` entrants, at a table carried over, keep
+    their place and are not seated)."""
+    out = set(absent)
+    free = [name for name in entrants if name not in out]
     if not played:
-        ladder = list(entrants)
+        ladder = free
     else:
-        last = played[-1]
-        found = _results_of(last, results)
-        bottom = len(last.tables)
-        moves: list[tuple[int, int, int, str]] = []
-        for table in last.tables:
-            result = found[table.number]
-            for seat, name in enumerate((table.a, table.b)):
-                goes = table.number
-                if result.winner == name:
-                    goes = max(1, table.number - 1)
-                elif result.winner is not None:
-                    goes = min(bottom, table.number + 1)
-                moves.append((goes, table.number, seat, name))
-        # Sorted by the table each wants, a draw's pair keeping its table pushes back
+        last: dict[str, tuple[Round, Table | None, int]] = {}
+        for rnd in played:
+            for table in rnd.tables:
+                last[table.a], last[table.b] = (rnd, table, 0), (rnd, table, 1)
+            for name in rnd.byes:
+                last[name] = (rnd, None, 0)
+        found = {(r.round, r.table): r for r in results}
+        problems: dict[str, None] = {}  # each table's problem once
+        places: list[tuple[int, int, int, int, int, str]] = []
+        for index, name in enumerate(free):
+            if name not in last:  # a late arrival: at the bottom, below the byes
+                places.append((2, 0, 0, 0, index, name))
+                continue
+            rnd, at, seat = last[name]
+            if at is None:  # whoever sat out comes back at the bottom table
+                places.append((1, 0, 0, rnd.number, index, name))
+                continue
+            where = f"round {rnd.number}, table {at.number}"
+            result = found.get((rnd.number, at.number))
+            if result is None:
+                problems[f"{where} has no result yet"] = None
+                continue
+            if {result.a, result.b} != {at.a, at.b}:
+                problems[f"{where}: the result is not {at.a} against {at.b}"] = None
+                continue
+            goes = at.number
+            if result.winner == name:
+                goes = max(1, at.number - 1)
+            elif result.winner is not None:
+                goes = min(len(rnd.tables), at.number + 1)
+            places.append((0, goes, at.number, rnd.number, seat, name))
+        if problems:
+            raise NightError(list(problems))
+        # Sorted by the table each goes to, a draw's pair keeping its table pushes back
         # whoever would have come to it: the loser from above, the winner from below.
-        ladder = [name for *_, name in sorted(moves)]
-        ladder.extend(last.byes)  # whoever sat out comes back at the bottom
+        ladder = [place[-1] for place in sorted(places)]
     byes: list[str] = []
     if len(ladder) % 2:
         sat_out = Counter(name for rnd in played for name in rnd.byes)

@@ -52,8 +52,8 @@ class NoRoundLeft(Exception):
 
 
 class NotPaired(Exception):
-    """The pairing engine cannot pair the next round yet (king of the hill needs every
-    table's result of the round before)."""
+    """The next round cannot be paired yet: fewer than two entrants are free, or (a
+    round robin) those still to meet are at tables carried over."""
 
 
 class NotFinished(Exception):
@@ -124,11 +124,46 @@ def current_round(night: Night) -> int:
     return max((r.number for r in night.round_rows), default=0)
 
 
+# A round robin's rounds left, by the field it was worked out for: a changed field's
+# are found by pairing the rest of the night, once per round made and field.
+_ROUNDS_LEFT: dict[tuple[str, int, tuple[str, ...], tuple[str, ...]], int] = {}
+_ROUNDS_LEFT_MOST = 1000
+
+
 def planned_rounds(night: Night) -> int | None:
-    """How many rounds the night has: the organiser's number, else the format's."""
-    if night.rounds:
-        return night.rounds
-    return pairing.rounds_needed(night.format, len(night.players))
+    """How many rounds the night has: the organiser's number, else the format's. A
+    round robin's are the rounds made and those still to come if the field stays as
+    it is (``pairing.rounds_left``), at most the organiser's number."""
+    if night.format != "round_robin":
+        if night.rounds:
+            return night.rounds
+        return pairing.rounds_needed(night.format, len(night.players))
+    made = current_round(night)
+    away = tuple(sorted(set(night.away) & set(night.players)))
+    key = (night.id, made, tuple(night.players), away)
+    left = _ROUNDS_LEFT.get(key)
+    if left is None:
+        left = pairing.rounds_left(night.players, played_rounds(night), away)
+        if len(_ROUNDS_LEFT) > _ROUNDS_LEFT_MOST:
+            _ROUNDS_LEFT.clear()
+        _ROUNDS_LEFT[key] = left
+    total = made + left
+    return min(night.rounds, total) if night.rounds else total
+
+
+def busy(night: Night) -> set[str]:
+    """The entrants at a table whose result does not count yet (of any round)."""
+    return {name for t in night.tables if t.confirmed_at is None for name in (t.a, t.b)}
+
+
+def left_out(night: Night) -> set[str]:
+    """Who the next round does not seat: the entrants at a table still playing, and
+    on a round robin those away (Swiss and king of the hill seat an away entrant,
+    who forfeits)."""
+    out = busy(night)
+    if night.format == "round_robin":
+        out |= set(night.away) & set(night.players)
+    return out
 
 
 # --- results ---------------------------------------------------------------------------
@@ -281,8 +316,9 @@ def played_rounds(night: Night) -> list[pairing.Round]:
     for table in night.tables:
         by_round.setdefault(table.round, []).append(pairing.Table(table.number, table.a, table.b))
     return [
-        pairing.Round(r.number, tuple(by_round.get(r.number, [])), tuple(r.byes))
-        for r in night.round_rows
+        pairing.Round(r.number, tuple(sorted(by_round.get(r.number, []), key=lambda t: t.number)),
+                      tuple(r.byes))
+        for r in sorted(night.round_rows, key=lambda r: r.number)
     ]
 
 
@@ -305,7 +341,15 @@ def make_round(
     """Pair the next round and start each table's game. ``night`` is locked
     (``lock_night``). Refused with ``NotReady`` while a table of the current round is not
     confirmed (``carry``: those tables play on and count once confirmed; their
-    entrants sit this round out), ``NoRoundLeft`` when the night is over."""
+    entrants are left out of this round, not given a bye, and king of the hill keeps
+    their place: their result moves them in the round after it is confirmed),
+    ``NoRoundLeft`` when the night is over (a round robin: no two entrants present
+    have still to meet), ``NotPaired`` when fewer than two entrants are free or the
+    only pairs still to meet wait for a table carried over.
+
+    A round robin whose field changed (a late arrival, an entrant away, entrants at a
+    table carried over) is paired among those present without a rematch
+    (``pairing.round_robin_next``)."""
     waiting = unconfirmed(night)
     if waiting and not carry:
         raise NotReady
@@ -314,11 +358,14 @@ def make_round(
     if planned is not None and number > planned:
         raise NoRoundLeft
     rounds = played_rounds(night)
+    out = left_out(night)
     try:
-        made = pairing.next_round(night.format, night.players, rounds, results_of(night))
+        made = pairing.next_round(night.format, night.players, rounds, results_of(night), out)
     except pairing.NightError as exc:
         raise NotPaired(str(exc)) from None
     if made is None:
+        if busy(night):  # those still to meet are at tables still playing
+            raise NotPaired("the entrants still to meet are at tables still playing")
         raise NoRoundLeft
     for table in waiting:
         table.carried = True

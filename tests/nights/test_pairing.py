@@ -124,13 +124,14 @@ def test_round_robin_everyone_meets_everyone_once(n: int) -> None:
     assert byes == (Counter(entrants) if n % 2 else Counter())
 
 
-@given(st.integers(2, 20), st.data())
-def test_round_robin_round_depends_only_on_entrants_and_number(n: int, data: st.DataObject) -> None:
+@given(st.integers(2, 20))
+def test_an_unchanged_field_plays_the_circle(n: int) -> None:
+    # Nobody late, nobody away: round k is the circle method's round k, exactly.
     entrants = names(n)
     rounds = round_robin(entrants)
-    k = data.draw(st.integers(0, len(rounds) - 1))
-    anything = [Round(i + 1, (), ()) for i in range(k)]
-    assert next_round("round_robin", entrants, anything, []) == rounds[k]
+    assert rounds == [pairing.round_robin_round(entrants, k) for k in range(1, len(rounds) + 1)]
+    assert [pairing.rounds_left(entrants, rounds[:k]) for k in range(len(rounds) + 1)] == list(
+        range(len(rounds), -1, -1))
 
 
 def test_round_robin_by_hand() -> None:
@@ -534,3 +535,236 @@ def test_king_of_the_hill_byes_rotate(n: int, data: st.DataObject) -> None:
         assert sorted(byes[n:]) == entrants
     else:
         assert byes == []
+
+
+# Round robin after the field changes ------------------------------------------------
+
+
+def largest_fresh_pairing(people: list[str], met: set[frozenset[str]]) -> int:
+    """Brute force: the most tables of pairs who have not met that ``people`` can fill."""
+    if len(people) < 2:
+        return 0
+    first, rest = people[0], people[1:]
+    best = largest_fresh_pairing(rest, met)  # ``first`` sits out
+    for i, other in enumerate(rest):
+        if frozenset((first, other)) not in met:
+            best = max(best, 1 + largest_fresh_pairing(rest[:i] + rest[i + 1:], met))
+    return best
+
+
+def fewest_byes_left_over(people: list[str], met: set[frozenset[str]], tables: int,
+                          byes: Counter[str]) -> int:
+    """Brute force: of every way to seat ``tables`` fresh tables, the fewest byes already
+    had, summed over those it leaves sitting out."""
+    best: list[int] = []
+
+    def seat(left: list[str], made: int, out: int) -> None:
+        if made == tables:
+            best.append(out + sum(byes[x] for x in left))
+            return
+        if len(left) < 2 * (tables - made):
+            return
+        first, rest = left[0], left[1:]
+        seat(rest, made, out + byes[first])
+        for i, other in enumerate(rest):
+            if frozenset((first, other)) not in met:
+                seat(rest[:i] + rest[i + 1:], made + 1, out)
+
+    seat(people, 0, 0)
+    return min(best)
+
+
+@given(st.integers(2, 8), st.data())
+def test_round_robin_with_late_arrivals_and_absences(n: int, data: st.DataObject) -> None:
+    # A night that starts with some of the entrants; before each round others may
+    # arrive, be away or come back, or still be playing a carried table. Every round
+    # seats as many tables of pairs who have not met as a brute force can find (no
+    # rematch ever, since a table without one is always there to be left empty), the
+    # bye goes to those who have sat out least, and the night ends exactly when no two
+    # present have still to meet.
+    everyone = names(n)
+    entrants = everyone[: data.draw(st.integers(2, n))]
+    played: list[Round] = []
+    for _ in range(3 * n):
+        while len(entrants) < n and data.draw(st.booleans()):
+            entrants.append(everyone[len(entrants)])  # a late arrival
+        absent = set(data.draw(st.lists(st.sampled_from(entrants), unique=True,
+                                        max_size=len(entrants) // 2)))
+        present = [x for x in entrants if x not in absent]
+        met = meetings(played)
+        rnd = next_round("round_robin", entrants, played, [], absent)
+        most = largest_fresh_pairing(present, met)
+        if most == 0:
+            assert rnd is None
+            if not absent:
+                break
+            continue
+        assert rnd is not None
+        assert rnd.number == len(played) + 1
+        assert rematches(rnd, met) == 0
+        assert len(rnd.tables) == most
+        assert [t.number for t in rnd.tables] == list(range(1, most + 1))
+        assert sorted(seated(rnd)) == sorted(present)  # the others sit out
+        byes = Counter(x for r in played for x in r.byes)
+        if absent or not pairing._on_the_circle(entrants, played):
+            assert sum(byes[x] for x in rnd.byes) == fewest_byes_left_over(
+                present, met, most, byes)
+        played.append(rnd)
+    meets = Counter(frozenset((t.a, t.b)) for r in played for t in r.tables)
+    assert set(meets.values()) <= {1}
+
+
+@given(st.integers(3, 10), st.data())
+def test_rounds_left_is_what_the_night_plays(n: int, data: st.DataObject) -> None:
+    # A late arrival at a random round, someone away: the rounds the night still has
+    # are the rounds it then plays, and at its end every pair present has met once.
+    entrants = names(n)
+    late = entrants.pop()
+    played = round_robin(entrants)[: data.draw(st.integers(0, n))]
+    entrants.append(late)
+    away = set(data.draw(st.lists(st.sampled_from(entrants), unique=True, max_size=1)))
+    left, made = pairing.rounds_left(entrants, played, away), len(played)
+    while (rnd := next_round("round_robin", entrants, played, [], away)) is not None:
+        played.append(rnd)
+    assert len(played) - made == left
+    assert pairing.rounds_left(entrants, played, away) == 0
+    present = [x for x in entrants if x not in away]
+    meets = Counter(frozenset((t.a, t.b)) for r in played for t in r.tables)
+    assert set(meets.values()) == {1}
+    assert {frozenset(p) for p in combinations(present, 2)} <= set(meets)
+
+
+def test_round_robin_late_arrival_by_hand() -> None:
+    # Ann, Bob, Cy, Di play the circle's round 1: Ann–Di, Bob–Cy. Ed arrives.
+    # Still to meet: Ann–Bob, Ann–Cy, Bob–Di, Cy–Di and Ed with all four: 8 pairs, at
+    # most 2 tables a round, so at least 4 more rounds. Round 2: all five sat out
+    # nothing; Ann, Bob, Cy, Di each have 3 still to meet, Ed 4: the lowest seed of
+    # the four, Di, sits out. Ed (most to meet) first: Ed–Ann leaves Bob–Cy, who met;
+    # Ed–Bob leaves Ann–Cy. Tables in seed order: Ann–Cy, Bob–Ed.
+    entrants = ["Ann", "Bob", "Cy", "Di"]
+    first = next_round("round_robin", entrants, [], [])
+    assert first == Round(1, (Table(1, "Ann", "Di"), Table(2, "Bob", "Cy")), ())
+    entrants.append("Ed")
+    second = next_round("round_robin", entrants, [first], [])
+    assert second == Round(2, (Table(1, "Ann", "Cy"), Table(2, "Bob", "Ed")), ("Di",))
+    # Round 3: left to meet Ann–Bob, Ann–Ed, Bob–Di, Cy–Di, Cy–Ed, Di–Ed. Byes: Di 1,
+    # the others 0; still to meet: Ann 2, Bob 2, Cy 2, Di 3, Ed 3, so of Ann, Bob, Cy
+    # the lowest seed, Cy, sits out: Ann, Bob, Di, Ed still fill two tables (Ann–Bob,
+    # Di–Ed). Di and Ed have most to meet: Di first (the higher seed), against Ed (3)
+    # before Bob (2): Di–Ed leaves Ann–Bob, who have not met.
+    third = next_round("round_robin", entrants, [first, second], [])
+    assert third == Round(3, (Table(1, "Ann", "Bob"), Table(2, "Di", "Ed")), ("Cy",))
+    # Left: Ann–Ed, Bob–Di, Cy–Di, Cy–Ed. Round 4: Ann, Bob, Ed have sat out least;
+    # Ann and Bob have one still to meet, Ed two: Bob (the lower seed) sits out, and
+    # Ann–Ed, Cy–Di play. Round 5: Ann, who alone has not sat out and has nobody left,
+    # sits out; Bob–Di, Cy–Ed. Five rounds and one bye each for the four who played
+    # round 1, as a night of five would have had.
+    assert pairing.rounds_left(entrants, [first, second, third]) == 2
+    fourth = next_round("round_robin", entrants, [first, second, third], [])
+    assert fourth == Round(4, (Table(1, "Ann", "Ed"), Table(2, "Cy", "Di")), ("Bob",))
+    fifth = next_round("round_robin", entrants, [first, second, third, fourth], [])
+    assert fifth == Round(5, (Table(1, "Bob", "Di"), Table(2, "Cy", "Ed")), ("Ann",))
+    rounds = [first, second, third]
+    while (rnd := next_round("round_robin", entrants, rounds, [])) is not None:
+        rounds.append(rnd)
+    assert len(rounds) == 5
+    assert meetings(rounds) == {frozenset(p) for p in combinations(entrants, 2)}
+
+
+def test_round_robin_away_entrant_is_not_paired() -> None:
+    # Cy is away from round 1: Ann, Bob, Di are paired; Cy has no bye (no points).
+    entrants = ["Ann", "Bob", "Cy", "Di"]
+    rnd = next_round("round_robin", entrants, [], [], absent={"Cy"})
+    assert rnd is not None and "Cy" not in seated(rnd)
+    assert len(rnd.tables) == 1 and len(rnd.byes) == 1
+    assert pairing.rounds_left(entrants, [rnd], away={"Cy"}) == 2
+    with pytest.raises(NightError, match="absent but not entered: Zed"):
+        next_round("round_robin", entrants, [], [], absent={"Zed"})
+
+
+# King of the hill with late tables carried over --------------------------------------
+
+HILL = list("ABCDEFGH")
+HILL_1 = Round(1, (Table(1, "A", "B"), Table(2, "C", "D"), Table(3, "E", "F"),
+                   Table(4, "G", "H")), ())
+HILL_1_RESULTS = [
+    Result(1, 1, "A", "B", 150, 90, "A"),
+    Result(1, 3, "E", "F", 150, 40, "E"),
+    Result(1, 4, "G", "H", 150, 60, "G"),
+]  # table 2 (C–D) plays on
+
+
+def test_king_of_the_hill_carried_table_sits_out() -> None:
+    # C and D are still at table 2: left out of round 2, no bye. The others move as
+    # usual (bottom table 4): A won 1 and stays; B lost 1, goes to 2; E won 3, goes to
+    # 2; G won 4, goes to 3; F lost 3 and H lost 4: both to 4. Ordered by the table they
+    # go to, then the one they come from: A | B E | G | F H -> A–B, E–G, F–H.
+    second = next_round("king_of_the_hill", HILL, [HILL_1], HILL_1_RESULTS, absent={"C", "D"})
+    assert second == Round(
+        2, (Table(1, "A", "B"), Table(2, "E", "G"), Table(3, "F", "H")), ())
+    # Without C and D left out, their table's missing result is still refused.
+    with pytest.raises(NightError, match="round 1, table 2 has no result yet"):
+        next_round("king_of_the_hill", HILL, [HILL_1], HILL_1_RESULTS)
+
+
+def test_king_of_the_hill_carried_result_moves_them_the_round_after() -> None:
+    second = Round(2, (Table(1, "A", "B"), Table(2, "E", "G"), Table(3, "F", "H")), ())
+    results = [
+        *HILL_1_RESULTS,
+        Result(1, 2, "C", "D", 150, 70, "C"),  # confirmed late: C beat D at table 2
+        Result(2, 1, "A", "B", 80, 150, "B"),
+        Result(2, 2, "E", "G", 150, 30, "E"),
+        Result(2, 3, "F", "H", 100, 100, None),
+    ]
+    # C won table 2 of round 1 (4 tables): goes to 1. D lost it: goes to 3.
+    # Round 2 (3 tables): B won 1, stays at 1; A lost 1, goes to 2; E won 2, goes to 1;
+    # G lost 2, goes to 3; F and H drew at 3 and stay.
+    # Table 1: B (from 1), C (from 2, round 1), E (from 2, round 2); table 2: A;
+    # table 3: D (from 2), G (from 2, round 2), F, H (from 3). Two by two:
+    third = next_round("king_of_the_hill", HILL, [HILL_1, second], results)
+    assert third == Round(
+        3, (Table(1, "B", "C"), Table(2, "E", "A"), Table(3, "D", "G"), Table(4, "F", "H")), ())
+
+
+def test_king_of_the_hill_carried_over_two_rounds() -> None:
+    # C–D still plays when round 3 is made: they keep their place and sit out again.
+    # Round 2 as above; from it: B 1 (won 1), E 1 (won 2), A 2 (lost 1), G 3 (lost 2),
+    # F 3, H 3 (drew 3): B E | A G | F H.
+    second = Round(2, (Table(1, "A", "B"), Table(2, "E", "G"), Table(3, "F", "H")), ())
+    results = [
+        *HILL_1_RESULTS,
+        Result(2, 1, "A", "B", 80, 150, "B"),
+        Result(2, 2, "E", "G", 150, 30, "E"),
+        Result(2, 3, "F", "H", 100, 100, None),
+    ]
+    third = next_round("king_of_the_hill", HILL, [HILL_1, second], results, absent={"C", "D"})
+    assert third == Round(3, (Table(1, "B", "E"), Table(2, "A", "G"), Table(3, "F", "H")), ())
+
+
+def test_king_of_the_hill_late_arrival_starts_at_the_bottom() -> None:
+    # Five with E sitting out round 1; F arrives. Round 1: A beat B, D beat C.
+    # A 1 | B, D 1... : A stays 1 (from 1); D goes to 1 (from 2); B goes to 2 (from 1);
+    # C stays 2 (bottom); then E back from the bye, then the newcomer F.
+    first = next_round("king_of_the_hill", list("ABCDE"), [], [])
+    assert first == Round(1, (Table(1, "A", "B"), Table(2, "C", "D")), ("E",))
+    results = [Result(1, 1, "A", "B", 150, 10, "A"), Result(1, 2, "C", "D", 20, 150, "D")]
+    second = next_round("king_of_the_hill", list("ABCDEF"), [first], results)
+    assert second == Round(
+        2, (Table(1, "A", "D"), Table(2, "B", "C"), Table(3, "E", "F")), ())
+
+
+def test_too_few_free_to_pair() -> None:
+    with pytest.raises(NightError, match="1 entrants are free to play"):
+        next_round("king_of_the_hill", list("ABC"), [], [], absent={"A", "B"})
+
+
+def test_swiss_leaves_out_a_carried_table() -> None:
+    # Six entrants, round 1 (1–4, 2–5, 3–6); 3–6 still plays. Round 2 seats the other
+    # four only: 1 and 2 won (2 points) and meet; 4 and 5 lost and meet.
+    entrants = names(6)
+    first = next_round("swiss", entrants, [], [])
+    assert first is not None
+    results = [Result(1, 1, "P001", "P004", 150, 100, "P001"),
+               Result(1, 2, "P002", "P005", 150, 100, "P002")]
+    second = next_round("swiss", entrants, [first], results, absent={"P003", "P006"})
+    assert second == Round(2, (Table(1, "P001", "P002"), Table(2, "P004", "P005")), ())
