@@ -127,6 +127,18 @@ def test_a_night_mid_way_comes_back_the_same(client: FlaskClient, app: Flask) ->
         (1, "Ann", "Di", {"points_a": 100, "points_b": 0, "winner": "a", "shutout": True,
                           "forfeit": None}, True),
         (2, "Bob", "Cy", None, False)]
+    # Confirmations, history and who sits out come along as they were.
+    def kept(n: Night) -> list[Any]:
+        return [[(t.round, t.number, t.a, t.b, t.result, t.confirmed_at, t.confirmed_by,
+                  t.carried) for t in n.tables],
+                [(r.number, r.byes) for r in n.round_rows], n.away, n.version, n.order]
+
+    assert kept(copy_) == kept(original)
+    assert [(c.action, c.round, c.table, c.before, c.after, c.reason, c.by, c.at)
+            for c in copy_.changes] == [
+        (c.action, c.round, c.table, c.before, c.after, c.reason, c.by, c.at)
+        for c in original.changes] + [("import", None, None, None, None, "", "import",
+                                       copy_.changes[-1].at)]
     view = api_view(client, new_id)
     assert view == api_view(client, night_id)
     assert [(t["state"], t["scores"]) for t in view["rounds"][0]["tables"]] == [
