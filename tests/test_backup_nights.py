@@ -254,6 +254,14 @@ def test_a_groups_nights_come_with_the_group_and_older_files_still_import(
     assert response.status_code == 302
     assert "/groups/" in response.headers["Location"]
     assert counts(app) == (before[0], before[1] + 1, before[2] + 1)
+    # A night's game taken out of the group is still exported with the night: the
+    # group's file imports again.
+    assert client.post(f"/groups/{group_id}/games/{table.game_id}/remove").status_code == 302
+    moved = json.loads(client.get(f"/groups/{group_id}/export.json").data)
+    assert moved["groups"][0]["games"] == []
+    assert [g["id"] for g in moved["games"]] == [table.game_id]
+    again, _secret = imported(client, moved)
+    assert api_view(client, again) == api_view(client, night_id)
     # A night that names a group the file does not hold is refused.
     stray = copy.deepcopy(document)
     stray["nights"][0]["group"] = "elsewhere"

@@ -69,15 +69,23 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
 
 def export_group(db: Session, group: Group) -> dict[str, Any]:
     """A group with all its games and nights: a file that imports as a new group."""
-    games = db.scalars(
+    games = list(db.scalars(
         select(Game).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
-    ).all()
+    ))
+    nights = group_nights(db, group)
+    # A night's game taken out of the group since is still one of its tables.
+    listed = {game.id for game in games}
+    wanted = [t["game"] for n in nights for r in n["played_rounds"] for t in r["tables"]
+              if t["game"] is not None and t["game"] not in listed]
+    if wanted:
+        found = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(wanted)))}
+        games += [found[i] for i in wanted if i in found]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "games": [export_game(game) for game in games],
         "groups": [group_json(db, group)],
-        "nights": group_nights(db, group),
+        "nights": nights,
     }
 
 

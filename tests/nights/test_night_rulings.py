@@ -86,6 +86,10 @@ def test_a_ruling_kept_from_a_tables_hand_is_linked_from_its_round(
     seen = client.get(f"/api/v1/nights/{night_id}").get_json()
     assert [t["rulings"] for t in seen["rounds"][0]["tables"]] == [
         [f"http://localhost/rulings/{ruling_id}"], []]
+    # The OpenAPI document describes them: a list of links.
+    schemas = client.get("/api/v1/openapi.json").get_json()["components"]["schemas"]
+    rulings = schemas["NightTable"]["properties"]["rulings"]
+    assert rulings["type"] == "array" and rulings["items"]["format"] == "uri"
     # Once the round is over, the round's listing among the past rounds links it.
     client.post(f"/g/{first.game_id}/confirm")
     play_out(client, second.game_id, 1)
