@@ -48,3 +48,29 @@ def test_a_ruling_kept_at_a_table_is_linked_from_the_organisers_page(
     shot(page, f"organiser-ruling-{language}")
     link.click()
     page.wait_for_url(f"**/rulings/{ruling}")
+
+
+@pytest.mark.parametrize("language", list(LANGUAGES))
+def test_a_night_exported_from_its_page_imports_with_its_organisers_link(
+    live_url: str, screen: Any, language: str  # noqa: F811
+) -> None:
+    made, _first = night(live_url, NAMES)
+    page = screen(language)
+    page.goto(made["organiser_url"])
+    with page.expect_download() as download:
+        page.locator(f"a[href$='/n/{made['id']}/export.json']").click()
+    document = download.value.path().read_bytes()
+    page.goto(f"{live_url}/import")
+    page.set_input_files("input[type=file]", files=[{
+        "name": "night.json", "mimeType": "application/json", "buffer": document}])
+    page.click("form[enctype] button[type=submit]")
+    page.wait_for_url("**/imports/*")
+    links = page.locator("ol.imported input[type=text]")
+    # The night's organiser's link first, then its four tables' games.
+    values = [links.nth(i).input_value() for i in range(links.count())]
+    assert len(values) == 5 and "/n/" in values[0] and "?key=" in values[0]
+    assert all("/g/" in v for v in values[1:])
+    assert page.evaluate(PROBLEMS_JS) == [], "imported"
+    shot(page, f"imported-night-{language}")
+    page.goto(values[0])
+    assert page.locator("#table-1-4").count() == 1
