@@ -257,18 +257,25 @@ class Ruling(Base):
     verdict: Mapped[dict[str, Any]] = mapped_column(JSON)  # the result and its explanation
     stamp: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
+    # The game and hand (its number) the ruling was kept about, when the checker was
+    # opened from that game's hand; ``None`` from the plain checker. No database foreign
+    # key: a ruling outlives its game.
+    game_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    hand: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class Import(Base):
-    """What one import made: its games and groups by id, in the file's order, for the
-    page (and the file) of their edit links. Reached by an unguessable id that only the
-    importing browser's session holds; never changed."""
+    """What one import made: its games, groups and nights by id, in the file's order,
+    for the page (and the file) of their edit and organiser links. Reached by an
+    unguessable id that only the importing browser's session holds; never changed."""
 
     __tablename__ = "imports"
 
     id: Mapped[str] = mapped_column(String(32), primary_key=True, default=lambda: new_token(24))
     games: Mapped[list[str]] = mapped_column(JSON)
     groups: Mapped[list[str]] = mapped_column(JSON)
+    # ``None``: an import made before nights were exported.
+    nights: Mapped[list[str] | None] = mapped_column(JSON, default=None)
     created_at: Mapped[datetime] = mapped_column(default=now_utc)
 
 

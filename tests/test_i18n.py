@@ -408,6 +408,12 @@ PLURALS = {
         "playing, %(num)d hand": {"one": "идёт игра, {n} раздача",
                                   "few": "идёт игра, {n} раздачи",
                                   "many": "идёт игра, {n} раздач"},
+        "%(num)d club night imported.": {
+            "one": "Импортирован {n} клубный вечер.",
+            "few": "Импортированы {n} клубных вечера.",
+            "many": "Импортировано {n} клубных вечеров.",
+        },
+        "%(num)d player": {"one": "{n} игрок", "few": "{n} игрока", "many": "{n} игроков"},
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -428,6 +434,8 @@ PLURALS = {
         "%(num)d deal a table": "{n} دست برای هر میز",
         "%(num)d table of this round is not confirmed yet.": "{n} میز این دور هنوز تأیید نشده است.",
         "playing, %(num)d hand": "در حال بازی، {n} دست",
+        "%(num)d club night imported.": "{n} شب باشگاه وارد شد.",
+        "%(num)d player": "{n} بازیکن",
     },
 }
 

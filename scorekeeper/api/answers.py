@@ -342,6 +342,9 @@ class NightTable(TypedDict, total=False):
     hands: Annotated[Count, Field(description="Hands played.")]
     scores: list[int] | None
     result: NightResult | None
+    rulings: Annotated[list[Uri], Field(description="The rulings kept about the game's hands "
+                                        "(the checker opened from one of them), oldest "
+                                        "first: each ruling's page.")]
     edit_url: Annotated[Uri, Field(description="The game's page with its edit secret (only "
                                    "with the organiser's secret).")]
 

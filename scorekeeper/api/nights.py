@@ -144,6 +144,8 @@ def night_json(night: Night, *, organiser: bool = False) -> dict[str, Any]:
                 "hands": t.hands,
                 "scores": list(t.scores) if t.scores else None,
                 "result": t.result if t.state == CONFIRMED else None,
+                "rulings": [url_for("rulings.page", ruling_id=r.id, _external=True)
+                            for r in t.rulings],
             }
             if organiser and t.table.game_id in secrets:
                 table["edit_url"] = url_for("games.sheet", game_id=t.table.game_id,

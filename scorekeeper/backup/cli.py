@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from . import bp
 from .archive import ArchiveError, export_all, export_game, read_archive, save_games
 from .groups import all_groups, read_groups
+from .nights import all_nights, export_night, read_nights
 
 
 def _session() -> Session:
@@ -22,14 +23,22 @@ def _session() -> Session:
 
 @bp.cli.command("export")
 @click.option("--game", "game_id", help="Export only this game (its id).")
-def export_command(game_id: str | None) -> None:
-    """Write every game (or one) as JSON to standard output."""
-    from ..models import Game
+@click.option("--night", "night_id", help="Export only this club night and its games (its id).")
+def export_command(game_id: str | None, night_id: str | None) -> None:
+    """Write every game, group and night (or one game, or one night) as JSON to
+    standard output."""
+    from ..models import Game, Night
 
     with _session() as db:
-        if game_id is None:
+        if night_id is not None:
+            night = db.get(Night, night_id)
+            if night is None:
+                raise click.ClickException(f"there is no night {night_id!r}")
+            document = export_night(db, night)
+        elif game_id is None:
             document = export_all(db)
             document["groups"] = all_groups(db)
+            document["nights"] = all_nights(db)
         else:
             game = db.get(Game, game_id)
             if game is None:
@@ -42,11 +51,12 @@ def export_command(game_id: str | None) -> None:
 @bp.cli.command("import")
 @click.argument("file", type=click.File("rb"))
 def import_command(file: IO[bytes]) -> None:
-    """Read an export file and create its games as new games."""
+    """Read an export file and create its games (groups, nights) as new ones."""
     try:
         document = json.loads(file.read())
         games = read_archive(document)
         groups = read_groups(document, games)
+        nights = read_nights(document, games, groups)
     except ArchiveError as exc:
         for where, message in exc.problems:
             click.echo(f"{where}: {message}", err=True)
@@ -56,7 +66,11 @@ def import_command(file: IO[bytes]) -> None:
     with _session() as db:
         save_games(db, games)
         db.add_all(groups)
+        db.add_all(nights)
         db.commit()
+        for night in nights:
+            link = f"/n/{night.id}?key={night.organiser_secret}"
+            click.echo(f"imported night {night.id}: organiser's link {link}")
         for group in groups:
             link = f"/groups/{group.id}?key={group.edit_secret}"
             click.echo(f"imported group {group.id}: edit link {link}")

@@ -1,6 +1,6 @@
 """Groups in an export file: their roster, stake, payments and which games are theirs.
 
-An export document may carry ``"groups": [{"name", "players", "stake", "currency",
+An export document may carry ``"groups": [{"id", "name", "players", "stake", "currency",
 "games": ["<id of a game in this file>", ...], "payments": [{"from", "to", "amount",
 "currency", "date"}], "version": 5, "history": [{"action", "at", "by", "before",
 "after"}]}]`` beside its ``"games"``. An import makes new groups (new ids and secrets)
@@ -8,7 +8,8 @@ holding the new games made from those ids; amounts stay exact text, so a round t
 loses no cent and the standings come out the same. The history of the payments
 (corrected, deleted, restored, settled up) comes along with its deleted payments, to
 be restored after the import as before it; a file without it (an older export) starts
-the group's history empty.
+the group's history empty. A group's ``id`` is what its nights name it by (``nights.py``);
+an older export's groups have none, and no nights.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
 from ..names import NAME_MAX, same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
+from .nights import group_nights
 
 MAX_GROUPS = 1_000
 MAX_PAYMENTS = 10_000
@@ -34,6 +36,7 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
         select(Game.id).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
     ).all()
     return {
+        "id": group.id,
         "name": group.name,
         "players": list(group.players),
         "stake": group.stake,
@@ -65,15 +68,24 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
 
 
 def export_group(db: Session, group: Group) -> dict[str, Any]:
-    """A group with all its games: a file that imports as a new group."""
-    games = db.scalars(
+    """A group with all its games and nights: a file that imports as a new group."""
+    games = list(db.scalars(
         select(Game).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
-    ).all()
+    ))
+    nights = group_nights(db, group)
+    # A night's game taken out of the group since is still one of its tables.
+    listed = {game.id for game in games}
+    wanted = [t["game"] for n in nights for r in n["played_rounds"] for t in r["tables"]
+              if t["game"] is not None and t["game"] not in listed]
+    if wanted:
+        found = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(wanted)))}
+        games += [found[i] for i in wanted if i in found]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "games": [export_game(game) for game in games],
         "groups": [group_json(db, group)],
+        "nights": nights,
     }
 
 

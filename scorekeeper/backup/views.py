@@ -17,13 +17,15 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
-from ..models import Game, Group, Import
-from ..services import access
+from ..models import Game, Group, Import, Night
+from ..security import is_token
+from ..services import access, night_access
 from ..services.groups import load_group
 from ..variants import VARIANTS
 from . import bp
 from .archive import ArchiveError, export_game, read_archive, save_games
 from .groups import export_group, read_groups
+from .nights import export_night, read_nights
 
 
 class ImportForm(FlaskForm):
@@ -57,6 +59,24 @@ def export_group_file(group_id: str) -> Response:
     return response
 
 
+@bp.get("/n/<night_id>/export.json")
+def export_night_file(night_id: str) -> Response:
+    """A club night, its rounds, tables, results and history, and its games, as one JSON
+    file: for its organiser (the file holds the night's history)."""
+    db = get_session()
+    night = db.get(Night, night_id) if is_token(night_id) else None
+    if night is None:
+        abort(404)
+    night_access.require_organiser(night)
+    body = json.dumps(export_night(db, night), ensure_ascii=False, indent=1)
+    response = Response(body, mimetype="application/json")
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="scorekeeper-night-{night.id}.json"'
+    )
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
 @bp.url_value_preprocessor
 def _import_size(endpoint: str | None, _values: dict[str, object] | None) -> None:
     """An import file may be as large as the largest game's export
@@ -81,6 +101,7 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
             document = json.loads(file.read())
         games = read_archive(document)
         groups = read_groups(document, games)
+        nights = read_nights(document, games, groups)
     except ArchiveError as exc:
         return _refused(form, exc.problems)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
@@ -88,15 +109,22 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
     db = get_session()
     save_games(db, games)
     db.add_all(groups)
+    db.add_all(nights)
     db.flush()  # the new ids
-    made = Import(games=[game.id for game in games], groups=[group.id for group in groups])
+    made = Import(games=[game.id for game in games], groups=[group.id for group in groups],
+                  nights=[night.id for night in nights])
     db.add(made)
     db.commit()
     session[IMPORTS] = [made.id, *imports_made()][:KEPT_IMPORTS]
     # Rights this browser held stay: the new ones take only the room left (every edit
     # link is on the import's page, and in its file, all the same).
     all_fit = (len(access.grant_while_room(games)) == len(games)
-               and len(access.grant_while_room(groups)) == len(groups))
+               and len(access.grant_while_room(groups)) == len(groups)
+               and len(night_access.grant_while_room(nights)) == len(nights))
+    if nights:  # the organiser's links are on the import's page
+        flash(ngettext("%(num)d club night imported.", "%(num)d club nights imported.",
+                       len(nights)))
+        return redirect(url_for("backup.imported", import_id=made.id))
     if all_fit and len(groups) == 1:
         flash(ngettext("%(num)d game imported.", "%(num)d games imported.", len(games)))
         return redirect(url_for("groups.page", group_id=groups[0].id))
@@ -117,17 +145,39 @@ def imports_made() -> list[str]:
     return [str(i) for i in ids] if isinstance(ids, list) else []
 
 
-def _made(import_id: str) -> tuple[Import, list[Game], list[Group]]:
-    """An import of this browser's, its games and groups in the file's order (a game
-    deleted since is left out); 404 for any other browser."""
+@dataclass(frozen=True)
+class Made:
+    """What an import made that is still there, in the file's order."""
+
+    made: Import
+    games: list[Game]
+    groups: list[Group]
+    nights: list[Night]
+
+
+def _made(import_id: str) -> Made:
+    """An import of this browser's, its games, groups and nights in the file's order (a
+    game deleted since is left out); 404 for any other browser."""
     if import_id not in imports_made():
         abort(404)
     db = get_session()
     made = db.get(Import, import_id) or abort(404)
     games = {g.id: g for g in db.scalars(select(Game).where(Game.id.in_(made.games)))}
     groups = {g.id: g for g in db.scalars(select(Group).where(Group.id.in_(made.groups)))}
-    return (made, [games[i] for i in made.games if i in games],
-            [groups[i] for i in made.groups if i in groups])
+    night_ids = made.nights or []
+    nights = {n.id: n for n in db.scalars(select(Night).where(Night.id.in_(night_ids)))}
+    return Made(made, [games[i] for i in made.games if i in games],
+                [groups[i] for i in made.groups if i in groups],
+                [nights[i] for i in night_ids if i in nights])
+
+
+def _night_links(nights: list[Night]) -> list[Link]:
+    """Each night an import made, by its organiser's link."""
+    return [Link(night.name or _("Club night"),
+                 ngettext("%(num)d player", "%(num)d players", len(night.players)),
+                 url_for("nights.organiser", night_id=night.id, key=night.organiser_secret,
+                         _external=True),
+                 night_access.can_organise(night)) for night in nights]
 
 
 def _links(games: list[Game], groups: list[Group]) -> tuple[list[Link], list[Link]]:
@@ -153,11 +203,14 @@ class Link:
 
 @bp.get("/imports/<import_id>")
 def imported(import_id: str) -> Response:
-    """Every game (and group) an import made, with its edit link, and the file of them."""
-    made, games, groups = _made(import_id)
-    game_links, group_links = _links(games, groups)
-    response = Response(render_template("backup/imported.html", made=made, games=game_links,
-                                        groups=group_links, remembered=access.REMEMBERED))
+    """Every game (group, night) an import made, with its edit (organiser's) link, and
+    the file of them."""
+    found = _made(import_id)
+    game_links, group_links = _links(found.games, found.groups)
+    response = Response(render_template("backup/imported.html", made=found.made,
+                                        games=game_links, groups=group_links,
+                                        nights=_night_links(found.nights),
+                                        remembered=access.REMEMBERED))
     response.headers["Cache-Control"] = "private, no-store"  # edit secrets
     return response
 
@@ -165,11 +218,13 @@ def imported(import_id: str) -> Response:
 @bp.get("/imports/<import_id>/links.txt")
 def imported_links(import_id: str) -> Response:
     """The edit links of an import as a text file: a line a game (or group)."""
-    made, games, groups = _made(import_id)
-    game_links, group_links = _links(games, groups)
+    found = _made(import_id)
+    made = found.made
+    game_links, group_links = _links(found.games, found.groups)
     heading = _("Scorekeeper: the edit links of the games imported on %(date)s. Anyone with a "
                 "link can change its game.", date=made.created_at.date().isoformat())
-    body = render_template("backup/links.txt", heading=heading, links=group_links + game_links)
+    links = _night_links(found.nights) + group_links + game_links
+    body = render_template("backup/links.txt", heading=heading, links=links)
     response = Response(body, mimetype="text/plain")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="scorekeeper-import-{made.created_at:%Y-%m-%d}.txt"'

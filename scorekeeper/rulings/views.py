@@ -29,6 +29,8 @@ from ..scoring.rules import Rules
 from ..services.rulings import (
     KeptCards,
     KeptGroups,
+    about,
+    hand_about,
     keep_gin,
     keep_remi,
     plain_step,
@@ -67,12 +69,16 @@ _KEEPERS: dict[str, tuple[Callable[[], tuple[FlaskForm, Ruling | None]], str]] =
 @limits.rulings
 def keep() -> Response | tuple[str, int]:
     """Keep what ``/check`` or ``/remi/check`` settled: score it again from the form it
-    posted and store it; a form it refuses comes back as typed, with its problems."""
+    posted and store it; a form it refuses comes back as typed, with its problems. A
+    checker opened from a game's hand posts the game and hand too: the ruling is kept
+    as that hand's (linked from the game's sheet and its night)."""
     settle, template = _KEEPERS.get(request.form.get("kind", "gin"), _KEEPERS["gin"])
+    db = get_session()
+    found = hand_about(db, request.form.get("game"), request.form.get("hand"))
     form, ruling = settle()
     if ruling is None:
-        return render_template(template, form=form, result=None), 422
-    db = get_session()
+        return render_template(template, form=form, result=None, about=found), 422
+    about(ruling, found)
     db.add(ruling)
     db.commit()
     return redirect(url_for("rulings.page", ruling_id=ruling.id), code=303)

@@ -4,6 +4,7 @@ signed session remembers the nights it may run, as it does games it may edit."""
 from __future__ import annotations
 
 import hmac
+from collections.abc import Sequence
 
 from flask import abort, session
 
@@ -45,6 +46,19 @@ def require_organiser(night: Night) -> None:
     """Refuse (403) a change from a browser that does not run the night."""
     if not can_organise(night):
         abort(403)
+
+
+def grant_while_room(nights: Sequence[Night]) -> list[Night]:
+    """Let this browser run the first of ``nights`` while it has room for them
+    (``REMEMBERED``), never at the cost of a night it runs already (an import: every
+    organiser's link is on its page all the same); returns those it runs."""
+    held = session.get(KEY, [])
+    held = held if isinstance(held, list) else []
+    new = [night for night in nights if night.id not in held]
+    granted = new[:max(REMEMBERED - len(held), 0)]
+    for night in reversed(granted):
+        grant(night)
+    return [night for night in nights if night.id in held or night in granted]
 
 
 def grant(night: Night) -> None:

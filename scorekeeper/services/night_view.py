@@ -3,19 +3,21 @@ running scores and results, and the standings. Read-only; no Flask request."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..models import Night, NightTable
+from ..models import Night, NightTable, Ruling
 from . import nights as service
+from .rulings import kept_about
 
 
 @dataclass(frozen=True)
 class TableView:
     """One table as shown: its entrants, players in their seats, game, state, running
-    scores (hands played) and result (the confirmed one, else the game's own)."""
+    scores (hands played), result (the confirmed one, else the game's own) and the
+    rulings kept about its game's hands."""
 
     table: NightTable
     players: list[str]
@@ -23,6 +25,7 @@ class TableView:
     hands: int
     scores: tuple[int, int] | None
     result: dict[str, Any] | None
+    rulings: list[Ruling] = field(default_factory=list)
 
     @property
     def number(self) -> int:
@@ -85,11 +88,13 @@ class NightView:
 def night_view(db: Session, night: Night, *, rounds: str = "all") -> NightView:
     """The night as shown. ``rounds="live"``: only what the board shows is replayed (the
     latest round and the tables carried over); earlier rounds' tables are confirmed
-    and shown from their kept results."""
+    and shown from their kept results; the board links no game, so no ruling either
+    (``rulings`` are read for ``rounds="all"``: the organiser's page, the API)."""
     current = service.current_round(night)
     live = [t for t in night.tables if t.round == current or t.confirmed_at is None]
     replay = night.tables if rounds == "all" else live
     progress = service.progresses(db, night, [t for t in replay if t.confirmed_at is None])
+    rulings = kept_about(db, (t.game_id for t in night.tables)) if rounds == "all" else {}
     views: dict[int, list[TableView]] = {}
     for table in night.tables:
         p = progress.get(table.id)
@@ -102,7 +107,8 @@ def night_view(db: Session, night: Night, *, rounds: str = "all") -> NightView:
             scores = p.scores if p else None
         views.setdefault(table.round, []).append(
             TableView(table, service.game_players(night, table.a, table.b), state,
-                      p.hands if p else 0, scores, result)
+                      p.hands if p else 0, scores, result,
+                      rulings.get(table.game_id or "", []))
         )
     shown_rounds = [RoundView(r.number, sorted(views.get(r.number, []), key=lambda t: t.number),
                               list(r.byes))

@@ -14,18 +14,22 @@ kept with it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
 from ..jsonbody import cards_json
-from ..models import Ruling
+from ..models import Game, Hand, Ruling
 from ..scoring.cards import Card, parse_cards
 from ..scoring.citations import outcome_rule
 from ..scoring.explain import Message, Step, describe
 from ..scoring.remi import RemiPlayerInput, RemiResult
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult
+from ..security import is_token
 from .scoring_stamp import SCORING_STAMP
 
 
@@ -240,3 +244,53 @@ def rule_anchor(ruling: Ruling) -> str:
     verdict = ruling.verdict
     return outcome_rule(verdict["outcome"], verdict["knocker"]["deadwood_points"],
                         verdict["defender"]["deadwood_points"])
+
+
+# --- rulings about a game's hands ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandAbout:
+    """The game and hand (its number) a checker was opened from: what a ruling kept
+    there is about."""
+
+    game: Game
+    hand: int
+
+
+def hand_about(db: Session, game_id: Any, hand: Any) -> HandAbout | None:
+    """The game ``game_id`` and its hand ``hand`` (text from a link or a form), if that
+    game exists and has that hand; ``None`` otherwise (a ruling about nothing)."""
+    if not is_token(game_id):
+        return None
+    text = str(hand or "")
+    if not text.isascii() or not text.isdigit() or len(text) > 6:
+        return None
+    number = int(text)
+    game = db.get(Game, game_id)
+    if game is None or number < 1:
+        return None
+    hands = db.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == game.id))
+    return HandAbout(game, number) if number <= (hands or 0) else None
+
+
+def about(ruling: Ruling, found: HandAbout | None) -> Ruling:
+    """``ruling``, recorded as kept about ``found``'s game and hand (if any)."""
+    if found is not None:
+        ruling.game_id, ruling.hand = found.game.id, found.hand
+    return ruling
+
+
+def kept_about(db: Session, game_ids: Iterable[str | None]) -> dict[str, list[Ruling]]:
+    """The rulings kept about each of these games' hands, by game, oldest first (one
+    query, whatever the number of games)."""
+    ids = sorted({gid for gid in game_ids if gid})
+    if not ids:
+        return {}
+    found: dict[str, list[Ruling]] = {}
+    rows = db.scalars(
+        select(Ruling).where(Ruling.game_id.in_(ids)).order_by(Ruling.created_at, Ruling.id)
+    )
+    for ruling in rows:
+        found.setdefault(str(ruling.game_id), []).append(ruling)
+    return found
