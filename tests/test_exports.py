@@ -210,3 +210,12 @@ def test_a_script_asks_for_the_english_header_whatever_the_browser_reads(
     wrong = client.get(f"/groups/{group}/games.csv?lang=de")
     assert wrong.status_code == 400
     assert "?lang=en|fa|ru" in wrong.get_data(as_text=True)
+
+
+def test_a_name_a_spreadsheet_would_run_is_kept_as_text(client: FlaskClient) -> None:
+    game = api(client, "/games", {"variant": "gin", "players": ["=1+2", "@Bob"]})
+    play(client, game, [knock(0, 3, 12)])
+    _header, rows = read_csv(client, f"/g/{game['id']}/hands.csv")
+    # The names behind an apostrophe; the points (9) and totals stay numbers.
+    assert [(r["player 1"], r["player 2"], r["knocker"], r["points 1"], r["total 1"])
+            for r in rows] == [("'=1+2", "'@Bob", "'=1+2", "9", "9")]

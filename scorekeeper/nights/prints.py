@@ -4,10 +4,7 @@ Persian and Russian names as they were typed)."""
 
 from __future__ import annotations
 
-import csv
-import io
-
-from flask import Response, url_for
+from flask import Response, request, url_for
 from markupsafe import Markup
 
 from ..charts.qr import svg
@@ -15,6 +12,7 @@ from ..db import get_session, release_session
 from ..lan import phone_url
 from ..models import Game, Night
 from ..printing.render import pdf_response, render_pdf
+from ..services import exports
 from ..services import night_access as access
 from ..services.night_view import NightView, night_view
 from . import bp
@@ -79,44 +77,13 @@ def results_pdf(night_id: str) -> Response:
     return pdf_response(body, f"results-{night.id[:8]}.pdf")
 
 
-CSV_HEADER = ("round", "table", "first", "second", "points_first", "points_second",
-              "winner", "shutout", "forfeit", "state")
-
-
 @bp.get("/n/<night_id>/results.csv")
 def results_csv(night_id: str) -> Response:
-    """Every table of every round, a line each, then the standings."""
+    """Every table of every round, a line each, then the standings; the header rows in
+    the reader's language (``?lang=en`` for scripts), as every CSV file of the app."""
     night = load(night_id)
     shown = night_view(get_session(), night)
-    out = io.StringIO()
-    out.write("\ufeff")
-    writer = csv.writer(out)
-    writer.writerow(CSV_HEADER)
-    for r in shown.rounds:
-        for t in r.tables:
-            result = t.result if t.state == "confirmed" else None
-            writer.writerow([
-                r.number, t.number, _cell(t.table.a), _cell(t.table.b),
-                result["points_a"] if result else "", result["points_b"] if result else "",
-                _cell(t.winner_name() or "") if result else "",
-                ("yes" if result.get("shutout") else "no") if result else "",
-                ("yes" if result.get("forfeit") else "no") if result else "",
-                t.state,
-            ])
-        for name in r.byes:
-            writer.writerow([r.number, "", _cell(name), "", "", "", "", "", "", "bye"])
-    writer.writerow([])
-    writer.writerow(("rank", "player", "match_points", "played", "wins", "draws", "losses",
-                     "byes", "games_won", "shutouts", "point_difference"))
-    for s in shown.standings:
-        writer.writerow((s.rank, _cell(s.entrant), s.match_points, s.played, s.wins, s.draws,
-                         s.losses, s.byes, s.games_won, s.shutouts, s.point_difference))
-    response = Response(out.getvalue().encode("utf-8"), mimetype="text/csv")
-    response.headers["Content-Disposition"] = f'attachment; filename="results-{night.id[:8]}.csv"'
+    response = exports.download(f"results-{night.id[:8]}.csv", request.args.get("lang"),
+                                lambda: exports.night_results_csv(shown))
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-def _cell(text: str) -> str:
-    """A name as a spreadsheet cell: one that starts like a formula is kept as text."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

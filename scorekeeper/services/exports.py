@@ -44,6 +44,7 @@ from ..models import Game, Group
 from ..scoring import HandError
 from ..variants import VARIANTS
 from ..variants.replay import game_rules
+from .night_view import NightView
 from .ratings import Rating
 from .summaries import GameRecord
 
@@ -70,13 +71,35 @@ def header_language(lang: str | None) -> Iterator[None]:
 
 
 def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
-    """The rows under ``header`` as a CSV file: UTF-8 with a BOM, CRLF line ends."""
+    """The rows under ``header`` as a CSV file: UTF-8 with a BOM, CRLF line ends. A
+    blank row and a second table follow when ``rows`` holds ``TABLE_BREAK`` and then
+    the second table's header."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
     for row in rows:
-        writer.writerow(["" if cell is None else cell for cell in row])
+        writer.writerow(["" if cell is None else _cell(cell) for cell in row])
     return (BOM + out.getvalue()).encode("utf-8")
+
+
+def _yes(value: object) -> str:
+    return "yes" if value else "no"
+
+
+TABLE_BREAK: tuple[object, ...] = ()  # an empty row: a second table follows
+
+
+def _cell(value: object) -> object:
+    """A cell as written: text that a spreadsheet would take for a formula (a name
+    such as ``=SUM(A1)`` or ``@Ann``) is kept as text behind an apostrophe; numbers,
+    and numbers written as text (``-1.50``), are written as they are."""
+    if not isinstance(value, str) or value[:1] not in ("=", "+", "-", "@", "\t", "\r"):
+        return value
+    try:
+        float(value)
+    except ValueError:
+        return "'" + value
+    return value
 
 
 def download(filename: str, lang: str | None, write: Callable[[], bytes]) -> Response:
@@ -145,7 +168,7 @@ def games_csv(games: Sequence[tuple[Game, GameRecord]]) -> bytes:
         for name in record.players:
             seats += [name, record.finals.get(name) if record.finished else None]
         rows.append([
-            when(game.created_at), game.id, game.variant, "yes" if record.finished else "no",
+            when(game.created_at), game.id, game.variant, _yes(record.finished),
             " & ".join(sorted(record.winners)), game.stake, game.currency if game.stake else None,
             *_pad(seats, 2),
         ])
@@ -308,7 +331,41 @@ def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:
     """Each player's rating (μ − 3σ), μ and σ to four places, highest rating first."""
     rows = [
         [r.name, f"{r.value:.4f}", f"{r.mu:.4f}", f"{r.sigma:.4f}", r.games,
-         "yes" if r.provisional else "no", f"{r.best:.4f}"]
+         _yes(r.provisional), f"{r.best:.4f}"]
         for r in sorted(ratings.values(), key=lambda r: (-r.value, r.name))
     ]
     return csv_bytes(ratings_header(), rows)
+
+
+# --- a club night ----------------------------------------------------------------------
+
+
+def night_results_csv(shown: NightView) -> bytes:
+    """Every table of every round, a row each (a bye too), then after a blank row the
+    standings in their order, every tie-break in a column of its own."""
+    rows: list[Sequence[object]] = []
+    for r in shown.rounds:
+        for t in r.tables:
+            result = t.result if t.state == "confirmed" else None
+            rows.append([
+                r.number, t.number, t.table.a, t.table.b,
+                result["points_a"] if result else None, result["points_b"] if result else None,
+                (t.winner_name() or "") if result else None,
+                _yes(result.get("shutout")) if result else None,
+                _yes(result.get("forfeit")) if result else None,
+                t.state,
+            ])
+        rows.extend([r.number, None, name, None, None, None, None, None, None, "bye"]
+                    for name in r.byes)
+    rows.append(TABLE_BREAK)
+    rows.append([_column("rank"), _column("player"), _column("match points"),
+                 _column("played"), _column("wins"), _column("draws"), _column("losses"),
+                 _column("byes"), _column("games won"), _column("shutouts"),
+                 _column("point difference")])
+    rows.extend([s.rank, s.entrant, s.match_points, s.played, s.wins, s.draws, s.losses,
+                 s.byes, s.games_won, s.shutouts, s.point_difference]
+                for s in shown.standings)
+    header = [_column("round"), _column("table"), _column("first"), _column("second"),
+              _column("points first"), _column("points second"), _column("winner"),
+              _column("shutout"), _column("forfeit"), _column("state")]
+    return csv_bytes(header, rows)

@@ -3,6 +3,8 @@ tables as ordinary games, confirmed on the game's page, corrected, printed."""
 
 from __future__ import annotations
 
+import csv
+import io
 import re
 
 from flask import Flask
@@ -121,8 +123,7 @@ def test_prints_and_csv(client: FlaskClient, app: Flask) -> None:
     assert cards.status_code == 200
     text = pdf_text(cards.data)
     assert "Table 1" in text and "Bob" in text and "Cy" in text
-    csv = client.get(f"/n/{night_id}/results.csv")
-    body = csv.data.decode("utf-8")
+    body = client.get(f"/n/{night_id}/results.csv").data.decode("utf-8")
     assert body.startswith("\ufeffround,table,first,second")
     assert "1,,Ann,,,,,,,bye" in body
 
@@ -147,3 +148,23 @@ def test_a_groups_night_takes_its_roster_and_its_games_count_for_the_group(
     row = re.search(r'data-player="Bob">.*?class="num games">(\d+)</td>\s*'
                     r'<td class="num wins">(\d+)</td>', page, re.S)
     assert row and row.groups() == ("1", "1")
+
+
+def test_the_results_file_speaks_the_readers_language(client: FlaskClient) -> None:
+    night_id = start(client, "=Ann\nBob\nCy")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    body = client.get(f"/n/{night_id}/results.csv?lang=ru").data.decode("utf-8")
+    assert body.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(body[1:])))
+    assert rows[0] == ["тур", "стол", "первый", "второй", "очки первого", "очки второго",
+                       "победитель", "сухая партия", "неявка", "состояние"]
+    standings = rows[rows.index([]) + 1]
+    assert standings == ["место", "игрок", "очки матча", "сыграно", "победы", "ничьи",
+                         "поражения", "пропуски тура", "выиграно партий", "сухие победы",
+                         "разница очков"]
+    # Ann's name looks like a formula: it is kept as text, wherever it stands.
+    assert "'=Ann" in {cell for row in rows for cell in row}
+    assert "=Ann" not in {cell for row in rows for cell in row}
+    persian = client.get(f"/n/{night_id}/results.csv?lang=fa").data.decode("utf-8")
+    assert next(csv.reader(io.StringIO(persian[1:])))[:4] == ["دور", "میز", "اولی", "دومی"]
+    assert client.get(f"/n/{night_id}/results.csv?lang=xx").status_code == 400
