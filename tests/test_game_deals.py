@@ -44,6 +44,7 @@ def test_a_gin_game_of_two_deals_ends_after_them(client: FlaskClient) -> None:
     win(client, game, 0, 20)
     sheet = client.get(f"/g/{game}").get_data(as_text=True)
     assert re.search(r'class="num deals-left">1<', sheet)
+    assert "Target 100 · 2 deals · knock ≤ 10" in words(sheet)
     win(client, game, 1, 15)
     data = state(client, game)
     # Ann is ahead 20 to 15: 20 + 100 game bonus + 1 × 25 = 145; Bob 15 + 25 = 40.
