@@ -12,13 +12,16 @@ import pytest
 from flask.testing import FlaskClient
 
 from tests.helpers import (
+    api,
     enter_partnership,
     errors_at,
+    knock,
     new_game,
     new_hollywood,
     new_partnership,
     new_three_hand,
     pdf_text,
+    play,
     quick,
     state,
     value_of,
@@ -183,3 +186,25 @@ def test_a_games_card_names_its_deals_in_each_language(client: FlaskClient) -> N
     fa = client.get(f"/g/{game}/rules", headers={"Accept-Language": "fa"}).get_data(
         as_text=True)
     assert "اگر کسی زودتر به هدف نرسد، بازی پس از دست 8 تمام می‌شود" in section(fa, "deals")
+
+
+def test_a_drawn_game_in_a_group_is_nobodys_win_and_moves_no_money(
+    client: FlaskClient,
+) -> None:
+    group = api(client, "/groups", {"name": "Clock", "players": ["Ann", "Bob"],
+                                    "stake": "0.10", "currency": "EUR"})
+    drawn = api(client, "/games", {"variant": "gin", "players": ["Ann", "Bob"],
+                                   "rules": {"preset": "russian", "deals": 2},
+                                   "group": group["id"]}, group["edit_secret"])
+    play(client, drawn, [knock(0, 1, 21), knock(1, 1, 21)])  # Ann +20, Bob +20
+    data = client.get(f"/api/v1/groups/{group['id']}").get_json()
+    (game,) = data["games"]
+    assert game["finished"] is True
+    assert (game["winner"], game["winners"], game["finals"]) == (
+        None, [], {"Ann": 20, "Bob": 20})
+    assert game["payments"] == []
+    rows = {row["name"]: row for row in data["standings"]}
+    assert [(rows[n]["games"], rows[n]["wins"], rows[n]["margins"]) for n in ("Ann", "Bob")] \
+        == [(1, 0, 0), (1, 0, 0)]
+    # Level finals share the place: the two ratings stay equal.
+    assert rows["Ann"]["rating"] == rows["Bob"]["rating"]
