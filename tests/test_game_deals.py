@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
 from tests.helpers import (
+    DEAD,
     api,
     enter_partnership,
     errors_at,
@@ -208,3 +210,34 @@ def test_a_drawn_game_in_a_group_is_nobodys_win_and_moves_no_money(
         == [(1, 0, 0), (1, 0, 0)]
     # Level finals share the place: the two ratings stay equal.
     assert rows["Ann"]["rating"] == rows["Bob"]["rating"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "rules", "players", "hand"),
+    [
+        ("gin", "classic", ["Ann", "Bob"], DEAD),
+        ("oklahoma", "oklahoma", ["Ann", "Bob"], {**DEAD, "upcard": "KH"}),
+        ("hollywood", "russian", ["Ann", "Bob"], DEAD),
+        ("three_hand", "three_hand", ["Ann", "Bob", "Cid"], DEAD),
+        ("partnership", "partnership", ["Ann", "Bob", "Cid", "Dan"], {"tables": [DEAD, DEAD]}),
+    ],
+)
+def test_every_page_of_a_drawn_game_answers(
+    client: FlaskClient, variant: str, rules: str, players: list[str], hand: dict[str, Any]
+) -> None:
+    """One dead hand (a deal of two) in a game of one deal: drawn at 0 on every page."""
+    game = api(client, "/games", {"variant": variant, "players": players,
+                                  "rules": {"preset": rules, "deals": 1}})
+    play(client, game, [hand])
+    data = state(client, game["id"])
+    assert data["finished"] is True
+    settlements = [c["settlement"] for c in data["columns"]] if variant == "hollywood" \
+        else [data["settlement"]]
+    assert [(s["winner"], s["finals"]) for s in settlements] == [
+        (None, [0] * len(s["finals"])) for s in settlements]
+    for path in ("", "/history", "/rules", "/rules.pdf", "/sheet.pdf", "/table"):
+        response = client.get(f"/g/{game['id']}{path}")
+        assert response.status_code == 200, path
+    printed = pdf_text(client.get(f"/g/{game['id']}/sheet.pdf").data)
+    drawn = "Game 1: a drawn game at 0" if variant == "hollywood" else "A drawn game at 0"
+    assert drawn in printed
