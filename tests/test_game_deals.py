@@ -57,7 +57,7 @@ def test_a_gin_game_of_two_deals_ends_after_them(client: FlaskClient) -> None:
     assert data["settlement"]["finals"] == [145, 40] and data["settlement"]["margin"] == 105
     page = words(client.get(f"/g/{game}").get_data(as_text=True))
     assert "Ann wins the game" in page
-    assert "All 2 deals are played: Ann is ahead, 20 to 15, and wins the game." in page
+    assert "Deal 2 was the last: Ann is ahead, 20 to 15, and wins the game." in page
     # A hand more is refused on the sheet and over the API; nothing is stored.
     refused = quick(client, game, "knock", 1, 1, 40)
     assert refused.status_code == 409
@@ -75,7 +75,7 @@ def test_a_drawn_game_on_the_sheet_in_json_and_on_paper(client: FlaskClient) -> 
         "winner": None, "shutout": False, "lines": [], "finals": [20, 20], "margin": 0,
         "explanation": data["settlement"]["explanation"]}
     assert [step["text"] for step in data["settlement"]["explanation"]] == [
-        "All 2 deals are played and the scores are level at 20: a drawn game, without bonuses."]
+        "Deal 2 was the last and the scores are level at 20: a drawn game, without bonuses."]
     page = words(client.get(f"/g/{game}").get_data(as_text=True))
     assert "A drawn game" in page and "wins the game" not in page
     assert "A drawn game at 20" in pdf_text(client.get(f"/g/{game}/sheet.pdf").data)
@@ -87,7 +87,7 @@ def test_a_drawn_game_in_persian_and_russian(client: FlaskClient) -> None:
     ru = words(client.get(f"/g/{game}", headers={"Accept-Language": "ru"}).get_data(
         as_text=True))
     assert "Ничья" in ru
-    assert "Сыграны все раздачи (1), и счёт равный, по 0: ничья, без бонусов." in ru
+    assert "Раздача 1 была последней, и счёт равный, по 0: ничья, без бонусов." in ru
     fa = words(client.get(f"/g/{game}", headers={"Accept-Language": "fa"}).get_data(
         as_text=True))
     assert "بازی مساوی" in fa

@@ -53,9 +53,9 @@ _BY_RULE: dict[str, tuple[str, ...]] = {
     "dead-hand": ("Dead hand: nobody scores and the same dealer deals again.",),
     "target": ("{name} reached {points} of {target} first.",),
     "deals": (
-        "All {deals} deals are played: {name} is ahead, {points} to {other}, and wins the game.",
-        "All {deals} deals are played: {name} are ahead, {points} to {other}, and win the game.",
-        "All {deals} deals are played and the scores are level at {points}: a drawn game, "
+        "Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the game.",
+        "Deal {deals} was the last: {name} are ahead, {points} to {other}, and win the game.",
+        "Deal {deals} was the last and the scores are level at {points}: a drawn game, "
         "without bonuses.",
     ),
     "game-bonus": (

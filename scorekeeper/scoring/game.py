@@ -323,8 +323,8 @@ def _end_step(rules: Rules, names: Sequence[str], totals: Sequence[int], winner:
         )
     other = max(total for seat, total in enumerate(totals) if seat != winner)
     return Step(
-        N_("All {deals} deals are played: {name} is ahead, {points} to {other}, and wins "
-           "the game."),
+        N_("Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the "
+           "game."),
         {"deals": rules.deals, "name": names[winner], "points": totals[winner], "other": other},
     )
 
@@ -333,8 +333,8 @@ def _drawn(rules: Rules, totals: Sequence[int]) -> Settlement:
     """A drawn game: level after the last of a fixed number of deals; no bonus for
     anybody, the finals are the totals (/rules/classic#deals)."""
     level = Step(
-        N_("All {deals} deals are played and the scores are level at {points}: a drawn "
-           "game, without bonuses."),
+        N_("Deal {deals} was the last and the scores are level at {points}: a drawn game, "
+           "without bonuses."),
         {"deals": rules.deals, "points": max(totals)},
     )
     return Settlement(None, False, (), tuple(totals), 0, (level,))
@@ -357,10 +357,10 @@ _ABOUT_A_TEAM = {
     "{name}'s boxes: {boxes} × {bonus} = +{amount}":
         # TRANSLATORS: {name} is a team of two players ("Ann & Cid").
         N_("Team {name}'s boxes: {boxes} × {bonus} = +{amount}"),
-    "All {deals} deals are played: {name} is ahead, {points} to {other}, and wins the game.":
+    "Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the game.":
         # TRANSLATORS: {name} is a team of two players ("Ann & Cid"): a plural subject.
-        N_("All {deals} deals are played: {name} are ahead, {points} to {other}, and win "
-           "the game."),
+        N_("Deal {deals} was the last: {name} are ahead, {points} to {other}, and win the "
+           "game."),
 }
 
 

@@ -43,7 +43,7 @@ def test_gin_ends_after_four_deals_the_player_ahead_wins_with_the_bonuses() -> N
     # Ann: 30 + 100 game bonus + 2 × 25 boxes = 180; Bob: 15 + 1 × 25 = 40.
     assert s.finals == (180, 40) and s.margin == 140
     assert str(s.explanation[0]) == (
-        "All 4 deals are played: Ann is ahead, 30 to 15, and wins the game."
+        "Deal 4 was the last: Ann is ahead, 30 to 15, and wins the game."
     )
 
 
@@ -71,7 +71,7 @@ def test_gin_level_after_the_last_deal_is_a_drawn_game_without_bonuses() -> None
     # Boxes 1 each, but a drawn game adds no game, box or shutout bonus.
     assert s.lines == () and s.finals == (20, 20) and s.margin == 0
     assert [str(step) for step in s.explanation] == [
-        "All 3 deals are played and the scores are level at 20: a drawn game, without bonuses."
+        "Deal 3 was the last and the scores are level at 20: a drawn game, without bonuses."
     ]
 
 
@@ -174,7 +174,7 @@ def test_partnership_ends_after_two_deals_the_team_ahead_wins() -> None:
     # Bob & Dan: 20 + 100 + 25 = 145; Ann & Cid: 15 + 25 = 40.
     assert s is not None and s.finals == (40, 145) and s.margin == 105
     assert str(s.explanation[0]) == (
-        "All 2 deals are played: Bob & Dan are ahead, 20 to 15, and win the game."
+        "Deal 2 was the last: Bob & Dan are ahead, 20 to 15, and win the game."
     )
 
 
