@@ -57,7 +57,9 @@ def kinds_for(name: str) -> tuple[str, ...]:
     """The kinds of game that read a setting."""
     if name in ("oklahoma_ace", "spade_doubles"):
         return ("oklahoma",)
-    if name in ("deals", "lenient"):
+    if name == "deals":  # every kind: Remi instead of the target, the gin kinds at the latest
+        return (*GIN_KINDS, "remi")
+    if name == "lenient":
         return ("remi",)
     if name == "hollywood_fourth":
         return ("hollywood",)
@@ -71,8 +73,8 @@ def values(name: str) -> list[str]:
     every one), every choice but "as the preset", a box ticked."""
     if name == "knock_limit":
         return [str(limit) for limit in range(11)]
-    if name == "deals":
-        return ["1", "1000"]
+    if name == "deals":  # both ends, and each kind once
+        return ["1", "1000"] * 3
     if name in NUMBERS:
         return [str(end) for end in NUMBERS[name]]
     if name in BOXES:

@@ -72,7 +72,7 @@ def test_the_russian_card_shows_every_gin_setting(client: FlaskClient) -> None:
     assert shown == {
         "knock_limit": "10", "gin_bonus": "25", "big_gin_bonus": "", "undercut_bonus": "25",
         "tie_is_undercut": "True", "next_dealer": "winner", "target": "100",
-        "box_bonus": "25", "game_bonus": "100", "shutout": "double",
+        "box_bonus": "25", "game_bonus": "100", "shutout": "double", "deals": "",
     }
 
 
@@ -125,7 +125,7 @@ def test_the_anchors_are_stable(client: FlaskClient) -> None:
     gin = re.findall(r'<section class="rule[^"]*" id="([\w-]+)"',
                      client.get("/rules/oklahoma").get_data(as_text=True))
     assert gin == ["melds", "knock", "upcard", "layoffs", "gin", "big-gin", "undercut", "tie",
-                   "dead-hand", "dealer", "target", "boxes", "game-bonus", "shutout"]
+                   "dead-hand", "dealer", "target", "boxes", "game-bonus", "shutout", "deals"]
     remi = re.findall(r'<section class="rule[^"]*" id="([\w-]+)"',
                       client.get("/rules/remi").get_data(as_text=True))
     assert remi == ["deal", "sequences", "sets", "discard-pile", "going-out", "remi-scoring",

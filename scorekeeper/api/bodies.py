@@ -254,8 +254,11 @@ class RuleSettings(TypedDict, total=False):
     sets_need_sequence: Annotated[bool, Field(description="Remi: a set counts only beside "
                                               "a sequence.")]
     deals: Annotated[Annotated[int, ranged("deals")] | None,
-                     Field(description="Remi: end after this many deals; null: at the "
-                           "target.")]
+                     Field(description="End after this many deals; null: at the target. "
+                           "Remi: instead of the target. The gin kinds: at the target or "
+                           "after these deals, whichever comes first; the side ahead wins, "
+                           "level is a drawn game (a dead hand counts as a deal; Hollywood "
+                           "counts the hands of the match).")]
     hollywood_fourth: Annotated[bool, Field(description="Hollywood: a fourth column opens "
                                             "when the first closes.")]
 
@@ -734,8 +737,10 @@ class NewNight(TypedDict):
         description="How many rounds (Swiss and king of the hill need it; a round robin "
         "plays every round by default).")]]
     deals: NotRequired[Annotated[int, whole(1, 100), Field(
-        description="A fixed number of deals a table (gin and Oklahoma) instead of playing "
-        "to the target.")]]
+        description="A fixed number of deals a table (tournament play against the clock): "
+        "each table's game ends after them if nobody reached the target first; the side "
+        "ahead wins, level is a draw. Hollywood counts the hands of the match, partnership "
+        "gin its deals. Set as each game's rule `deals`.")]]
     order: NotRequired[Annotated[
         list[Annotated[str, choice(TIE_BREAKS, f"must be one of {', '.join(TIE_BREAKS)}")]],
         listed(len(TIE_BREAKS), 1), within(len(TIE_BREAKS), 1),

@@ -55,8 +55,6 @@ def create_night() -> tuple[Response, int]:
     rounds, deals = body.get("rounds"), body.get("deals")
     if form != "round_robin" and rounds is None:
         fail("rounds", "Swiss and king of the hill need a number of rounds")
-    if deals is not None and variant_name not in ("gin", "oklahoma"):
-        fail("deals", "a fixed number of deals is for gin and Oklahoma nights")
     order = body.get("order", list(TIE_BREAKS))
     if len(set(order)) != len(order):
         fail("order", "each tie-break once")

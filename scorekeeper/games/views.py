@@ -14,15 +14,14 @@ from werkzeug.wrappers import Response
 from .. import limits
 from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm
-from ..hands.entry import show_problems
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
 from ..money import local_currency, read_stake
 from ..names import name_key
-from ..scoring import RulesError, rules_from_spec
 from ..security import is_token
 from ..services import access
 from ..services import games as service
+from ..services.gameform import rules_from_form
 from ..services.games import load
 from ..themes import COOKIE as THEME_COOKIE
 from ..themes import THEMES
@@ -159,14 +158,8 @@ def _new_game_from(form: NewGameForm, group: Group | None = None) -> Game | None
     if len(set(names)) != len(names):
         form.player1.errors = [_("Every player needs a different name.")]
         return None
-    preset = form.preset.data or variant.default_preset
-    if preset not in variant.presets:
-        form.preset.errors = [_("%(game)s is not played with these rules.", game=variant.label)]
-        return None
-    try:
-        rules = variant.rules_for(rules_from_spec({"preset": preset, **form.rule_changes()}))
-    except RulesError as exc:
-        show_problems(form, exc.problems, {k: k for k in form.data})
+    rules = rules_from_form(form, variant)
+    if rules is None:
         return None
     choice = form.dealer.data
     dealer = secrets.randbelow(len(names)) if choice == "draw" else int(choice)

@@ -66,7 +66,7 @@ class NewNightForm(NewGameForm):
                                  "king of the hill need a number)"),
                               validators=[Optional(), NumberRange(1, 50)])
     night_deals = WholeNumberField(
-        _l("Deals a table (blank: play each game to the target; gin and Oklahoma only)"),
+        _l("Deals a table, against the clock (blank: each game to the target)"),
         validators=[Optional(), NumberRange(1, 100)],
     )
     order = SelectField(

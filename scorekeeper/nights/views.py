@@ -15,15 +15,14 @@ from werkzeug.wrappers import Response
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
-from ..hands.entry import show_problems
 from ..models import Game, Group, Night, NightChange, NightTable
 from ..money import local_currency, read_stake
 from ..names import name_key
-from ..scoring import RulesError, rules_from_spec
 from ..security import is_token
 from ..services import access as game_access
 from ..services import night_access as access
 from ..services import nights as service
+from ..services.gameform import rules_from_form
 from ..services.night_view import night_view
 from ..variants import VARIANTS
 from . import bp
@@ -111,22 +110,11 @@ def _night_from(form: NewNightForm, group: Group | None) -> Night | None:
     stake = read_stake(form.stake, form.currency)
     if stake is None:
         return None
-    preset = form.preset.data or variant.default_preset
-    if preset not in variant.presets:
-        form.preset.errors = [_("%(game)s is not played with these rules.", game=variant.label)]
-        return None
-    try:
-        rules = variant.rules_for(rules_from_spec({"preset": preset, **form.rule_changes()}))
-    except RulesError as exc:
-        show_problems(form, exc.problems, {k: k for k in form.data})
+    rules = rules_from_form(form, variant)
+    if rules is None:
         return None
     if form.format.data != "round_robin" and form.rounds.data is None:
         form.rounds.errors = [_("Swiss and king of the hill need a number of rounds.")]
-        return None
-    if form.night_deals.data is not None and variant.name not in ("gin", "oklahoma"):
-        form.night_deals.errors = [
-            _("A fixed number of deals is for gin and Oklahoma nights; leave it blank.")
-        ]
         return None
     lines = form.lines()
     teams = None

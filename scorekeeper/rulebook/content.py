@@ -340,7 +340,54 @@ def _game_rules(kind: str, rules: Rules, base: Rules | None) -> list[Rule]:
         ), s(rules, base, "game_bonus"), examples.game_end(kind, rules)),
         Rule("shutout", _("Shutout"), (shutout,), s(rules, base, *shutout_settings),
              examples.shutout(kind, rules)),
+        Rule("deals", _("A fixed number of deals"), _deals_text(kind, rules),
+             s(rules, base, "deals")),
     ]
+
+
+def _deals_text(kind: str, rules: Rules) -> tuple[str, ...]:
+    """Tournament play against the clock (``rules.deals``): the game ends at the target
+    or after that many deals, whichever comes first; the side ahead wins. Hollywood
+    counts the hands of the match, partnership gin its deals of two hands."""
+    count = rules.deals
+    if count is not None:
+        first = {
+            "hollywood": _("This match ends after hand %(deals)s if its columns are not all "
+                           "closed by then: tournament play against the clock. A dead hand "
+                           "counts too.", deals=count),
+            "partnership": _("This game ends after deal %(deals)s if no team reaches the "
+                             "target first: tournament play against the clock. A level deal "
+                             "counts too.", deals=count),
+        }.get(kind) or _("This game ends after deal %(deals)s if nobody reaches the target "
+                         "first: tournament play against the clock. A dead hand counts as a "
+                         "deal.", deals=count)
+    else:
+        first = {
+            "hollywood": _("A match may be given a number of hands when it starts (tournament "
+                           "play against the clock): it then ends after that many hands if "
+                           "its columns are not all closed by then. A dead hand counts too."),
+            "partnership": _("A game may be given a number of deals when it starts "
+                             "(tournament play against the clock): it then ends after that "
+                             "many deals if no team reaches the target first. A level deal "
+                             "counts too."),
+        }.get(kind) or _("A game may be given a number of deals when it starts (tournament "
+                         "play against the clock): it then ends after that many deals if "
+                         "nobody reaches the target first. A dead hand counts as a deal.")
+    if kind == "hollywood":
+        return (first, _("Each column still open then closes: the player ahead in it wins "
+                         "that game, with its game bonus, shutout and box bonuses as at the "
+                         "target. Level, it is a drawn game without bonuses. A column not "
+                         "opened yet is not played."))
+    ahead = (
+        _("After the last deal the team ahead on points wins the game: the game bonus, the "
+          "shutout and the box bonuses are added as at the target.")
+        if kind == "partnership"
+        else _("After the last deal the player ahead on points wins the game: the game "
+               "bonus, the shutout and the box bonuses are added as at the target.")
+    )
+    level = _("Level at the top after the last deal: a drawn game. Nobody adds a game, "
+              "shutout or box bonus, and the finals are the running totals.")
+    return (first, ahead, level)
 
 
 def _hollywood_rules(rules: Rules, base: Rules | None) -> list[Rule]:

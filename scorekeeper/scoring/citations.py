@@ -52,6 +52,12 @@ _BY_RULE: dict[str, tuple[str, ...]] = {
     "tie": ("Deadwood {defender} = {knocker}: a tie, nobody scores.",),
     "dead-hand": ("Dead hand: nobody scores and the same dealer deals again.",),
     "target": ("{name} reached {points} of {target} first.",),
+    "deals": (
+        "Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the game.",
+        "Deal {deals} was the last: {name} are ahead, {points} to {other}, and win the game.",
+        "Deal {deals} was the last and the scores are level at {points}: a drawn game, "
+        "without bonuses.",
+    ),
     "game-bonus": (
         "Game bonus to {name}: +{bonus}",
         "{name} wins by {margin} ({final} − {other}).",

@@ -5,6 +5,12 @@ rows, running totals, boxes, whose deal is next, what each player still needs an
 game end, the settlement. Oklahoma games use it too (their hand points already
 include the spade doubling; boxes never double).
 
+With ``rules.deals`` set the game is also cut short after that many deals (every hand
+entered counts, a dead hand too: tournament play against the clock) when nobody has
+reached the target by then. The player ahead on hand points wins and the game settles
+as at the target; level totals are a drawn game (``winner`` is ``None``), settled
+without any bonus (``settle_game``).
+
 Hands entered after the hand that ended the game stay on the sheet as rows flagged
 ``after_end``: they score nothing, give no box, move no deal, and their numbers are
 listed in ``ignored`` so the caller can offer to delete them (a corrected hand may end
@@ -64,9 +70,11 @@ class Settlement:
 
     ``finals[seat]`` is that seat's hand points plus its lines; ``margin`` is the
     winner's final less the best other final (with two players, winner − loser).
+    ``winner`` is ``None`` for a drawn game (level after the last of a fixed number of
+    deals, /rules/classic#deals): no lines, the finals are the level totals, margin 0.
     """
 
-    winner: int
+    winner: int | None
     shutout: bool
     lines: tuple[SettlementLine, ...]
     finals: tuple[int, ...]
@@ -85,10 +93,16 @@ class GinGame:
     boxes: tuple[int, ...]
     next_dealer: int
     finished: bool
-    winner: int | None
+    winner: int | None  # None while the game goes on, and for a drawn game
     needs: tuple[int, ...]  # points still needed to reach the target, never below 0
     ignored: tuple[int, ...]  # numbers of the rows entered after the game ended
     settlement: Settlement | None
+
+    @property
+    def deals_left(self) -> int | None:
+        """Deals still to play in a game of a fixed number of deals (``None``: no such
+        number); 0 once the game is over."""
+        return deals_left(self.rules, len(self.rows) - len(self.ignored), self.finished)
 
 
 def play_gin_game(
@@ -106,8 +120,9 @@ def play_gin_game(
     totals, boxes, dealer = [0, 0], [0, 0], first_dealer
     rows: list[Row] = []
     winner: int | None = None
+    over = False
     for number, hand in enumerate(hands, start=1):
-        if winner is not None:
+        if over:
             rows.append(Row(number, dealer, hand, (0, 0), tuple(totals), None, after_end=True))
             continue
         points = hand_points(hand, 2)
@@ -116,8 +131,10 @@ def play_gin_game(
         if box is not None:
             boxes[box] += 1
             if totals[box] >= rules.target:
-                winner = box
-        rows.append(Row(number, dealer, hand, points, tuple(totals), box, winner is not None))
+                winner, over = box, True
+        if not over and out_of_deals(rules, number):
+            winner, over = leader(totals), True
+        rows.append(Row(number, dealer, hand, points, tuple(totals), box, over))
         dealer = deal_after(rules, dealer, hand)
 
     return GinGame(
@@ -127,12 +144,36 @@ def play_gin_game(
         totals=tuple(totals),
         boxes=tuple(boxes),
         next_dealer=dealer,
-        finished=winner is not None,
+        finished=over,
         winner=winner,
         needs=needs(rules, totals),
         ignored=tuple(row.number for row in rows if row.after_end),
-        settlement=None if winner is None else settle_game(rules, players, totals, boxes, winner),
+        settlement=settle_game(rules, players, totals, boxes, winner) if over else None,
     )
+
+
+def out_of_deals(rules: Rules, played: int) -> bool:
+    """Whether ``played`` deals end a game of a fixed number of deals (/rules/classic#deals)."""
+    return rules.deals is not None and played >= rules.deals
+
+
+def deals_left(rules: Rules, played: int, finished: bool) -> int | None:
+    """Deals still to play when ``rules.deals`` is set (0 once the game is over)."""
+    if rules.deals is None:
+        return None
+    return 0 if finished else max(rules.deals - played, 0)
+
+
+def leader(totals: Sequence[int]) -> int | None:
+    """The seat ahead of every other on ``totals``; ``None`` when the lead is shared (a
+    drawn game at the end of a fixed number of deals).
+
+    >>> leader([40, 35]), leader([40, 40]), leader([10, 25, 25])
+    (0, None, None)
+    """
+    top = max(totals)
+    ahead = [seat for seat, total in enumerate(totals) if total == top]
+    return ahead[0] if len(ahead) == 1 else None
 
 
 def check_seat(seat: int, seats: int, where: str) -> list[tuple[str, str]]:
@@ -194,7 +235,7 @@ def settle_game(
     names: Sequence[str],
     totals: Sequence[int],
     boxes: Sequence[int],
-    winner: int,
+    winner: int | None,
     *,
     teams: bool = False,
 ) -> Settlement:
@@ -212,7 +253,18 @@ def settle_game(
 
     With ``teams`` the ``names`` are teams of two, and the sentences whose words agree
     with their subject are the teams' own (``_ABOUT_A_TEAM``).
+
+    A winner short of the target won at the end of a fixed number of deals, ahead on
+    points (/rules/classic#deals): he settles as at the target. ``winner`` ``None`` is
+    a drawn game, level after the last deal: nobody adds a bonus, the finals are the
+    level totals.
+
+    >>> s = settle_game(PRESETS["russian"].replace(deals=6), ["A", "B"], [40, 40], [2, 1], None)
+    >>> s.lines, s.finals, s.margin
+    ((), (40, 40), 0)
     """
+    if winner is None:
+        return _drawn(rules, totals)
     others = [seat for seat in range(len(totals)) if seat != winner]
     shutout = rules.shutout is not Shutout.NONE and all(boxes[seat] == 0 for seat in others)
     kind = rules.shutout if shutout else Shutout.NONE
@@ -226,10 +278,7 @@ def settle_game(
     runner_up = max(others, key=lambda seat: finals[seat])
     margin = finals[winner] - finals[runner_up]
     explanation = (
-        Step(
-            N_("{name} reached {points} of {target} first."),
-            {"name": names[winner], "points": totals[winner], "target": rules.target},
-        ),
+        _end_step(rules, names, totals, winner),
         *(
             Step(N_("{name} won no hand: shutout."), {"name": names[seat]})
             for seat in others
@@ -264,6 +313,33 @@ def settle_game(
     return Settlement(winner, shutout, lines, finals, margin, explanation)
 
 
+def _end_step(rules: Rules, names: Sequence[str], totals: Sequence[int], winner: int) -> Step:
+    """Why the game ended: the winner reached the target, or the deals ran out with
+    him ahead."""
+    if totals[winner] >= rules.target or rules.deals is None:
+        return Step(
+            N_("{name} reached {points} of {target} first."),
+            {"name": names[winner], "points": totals[winner], "target": rules.target},
+        )
+    other = max(total for seat, total in enumerate(totals) if seat != winner)
+    return Step(
+        N_("Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the "
+           "game."),
+        {"deals": rules.deals, "name": names[winner], "points": totals[winner], "other": other},
+    )
+
+
+def _drawn(rules: Rules, totals: Sequence[int]) -> Settlement:
+    """A drawn game: level after the last of a fixed number of deals; no bonus for
+    anybody, the finals are the totals (/rules/classic#deals)."""
+    level = Step(
+        N_("Deal {deals} was the last and the scores are level at {points}: a drawn game, "
+           "without bonuses."),
+        {"deals": rules.deals, "points": max(totals)},
+    )
+    return Settlement(None, False, (), tuple(totals), 0, (level,))
+
+
 # The sentences about a team of two (partnership gin: "Ann & Cid") where a word agrees
 # with the subject: separate msgids, so that a language says "win" of a team where it
 # says "wins" of a player (Russian: «Ann & Cid выигрывают», not «выигрывает»; the
@@ -281,6 +357,10 @@ _ABOUT_A_TEAM = {
     "{name}'s boxes: {boxes} × {bonus} = +{amount}":
         # TRANSLATORS: {name} is a team of two players ("Ann & Cid").
         N_("Team {name}'s boxes: {boxes} × {bonus} = +{amount}"),
+    "Deal {deals} was the last: {name} is ahead, {points} to {other}, and wins the game.":
+        # TRANSLATORS: {name} is a team of two players ("Ann & Cid"): a plural subject.
+        N_("Deal {deals} was the last: {name} are ahead, {points} to {other}, and win the "
+           "game."),
 }
 
 

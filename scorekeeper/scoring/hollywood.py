@@ -11,6 +11,11 @@ and shutout bonuses from its own hands (``game.settle_game``). With
 The match ends when every column is closed; later hands are flagged ``after_end``
 and listed in ``ignored``, as in ``game.play_gin_game``.
 
+With ``rules.deals`` the match also ends after that many hands (every hand entered
+counts, a dead hand too): each column still open then closes as a game of a fixed
+number of deals does (``game.settle_game``): the player ahead in it wins that game,
+level totals draw it (its ``winner`` is ``None``). A column not opened yet stays so.
+
 >>> from scorekeeper.scoring.outcome import Outcome
 >>> from scorekeeper.scoring.rules import PRESETS
 >>> hands = [HandScore(Outcome.KNOCK, 0, 20), HandScore(Outcome.KNOCK, 0, 30)]
@@ -32,8 +37,11 @@ from scorekeeper.scoring.game import (
     check_hand,
     check_seat,
     deal_after,
+    deals_left,
     hand_points,
+    leader,
     needs,
+    out_of_deals,
     settle_game,
 )
 from scorekeeper.scoring.outcome import HandScore
@@ -50,7 +58,7 @@ class Column:
     totals: tuple[int, ...]
     boxes: tuple[int, ...]
     closed: bool
-    winner: int | None
+    winner: int | None  # None while open, and for a drawn game (level when the deals ran out)
     needs: tuple[int, ...]
     settlement: Settlement | None
 
@@ -79,6 +87,12 @@ class HollywoodGame:
     finished: bool
     ignored: tuple[int, ...]
 
+    @property
+    def deals_left(self) -> int | None:
+        """Hands still to play in a match of a fixed number of deals (``None``: no such
+        number); 0 once the match is over."""
+        return deals_left(self.rules, len(self.rows) - len(self.ignored), self.finished)
+
 
 @dataclass
 class _Column:
@@ -88,23 +102,29 @@ class _Column:
     totals: list[int] = field(default_factory=lambda: [0, 0])
     boxes: list[int] = field(default_factory=lambda: [0, 0])
     winner: int | None = None
+    closed: bool = False
 
     @property
     def open(self) -> bool:
-        return self.opened_after is not None and self.winner is None
+        return self.opened_after is not None and not self.closed
 
     def enter(self, rules: Rules, number: int, dealer: int, hand: HandScore, seat: int) -> None:
         points = hand_points(hand, 2)
         self.totals = [t + p for t, p in zip(self.totals, points, strict=True)]
         self.boxes[seat] += 1
         if self.totals[seat] >= rules.target:
-            self.winner = seat
-        ends = self.winner is not None
+            self.winner, self.closed = seat, True
+        ends = self.closed
         self.rows.append(Row(number, dealer, hand, points, tuple(self.totals), seat, ends))
+
+    def close_at_last_deal(self) -> None:
+        """The deals ran out with this column open: the player ahead wins it (level: a
+        drawn game)."""
+        self.winner, self.closed = leader(self.totals), True
 
     def freeze(self, rules: Rules, players: Sequence[str]) -> Column:
         settlement = None
-        if self.winner is not None:
+        if self.closed:
             settlement = settle_game(rules, players, self.totals, self.boxes, self.winner)
         return Column(
             number=self.number,
@@ -112,7 +132,7 @@ class _Column:
             rows=tuple(self.rows),
             totals=tuple(self.totals),
             boxes=tuple(self.boxes),
-            closed=self.winner is not None,
+            closed=self.closed,
             winner=self.winner,
             needs=needs(rules, self.totals),
             settlement=settlement,
@@ -135,8 +155,9 @@ def play_hollywood(
     if rules.hollywood_fourth:
         columns.append(_Column(4, None))
     dealer, rows = first_dealer, []
+    over = False
     for number, hand in enumerate(hands, start=1):
-        if all(column.winner is not None for column in columns):
+        if over:
             rows.append(HollywoodRow(number, dealer, hand, (), (), after_end=True))
             continue
         into: list[_Column] = []
@@ -144,9 +165,17 @@ def play_hollywood(
             into = _columns_for(columns, hand.winner)
             for column in into:
                 column.enter(rules, number, dealer, hand, hand.winner)
-        closes = tuple(column.number for column in into if column.winner is not None)
-        if 1 in closes and rules.hollywood_fourth:
+        closed = [column for column in into if column.closed]
+        last = out_of_deals(rules, number)
+        if 1 in (column.number for column in closed) and rules.hollywood_fourth and not last:
             columns[3].opened_after = number
+        if last:
+            closed += [column for column in columns if column.open]
+            for column in columns:
+                if column.open:
+                    column.close_at_last_deal()
+        over = last or all(column.closed for column in columns)
+        closes = tuple(sorted(column.number for column in closed))
         rows.append(HollywoodRow(number, dealer, hand, tuple(c.number for c in into), closes))
         dealer = deal_after(rules, dealer, hand)
 
@@ -156,7 +185,7 @@ def play_hollywood(
         rows=tuple(rows),
         columns=tuple(column.freeze(rules, players) for column in columns),
         next_dealer=dealer,
-        finished=all(column.winner is not None for column in columns),
+        finished=over,
         ignored=tuple(row.number for row in rows if row.after_end),
     )
 

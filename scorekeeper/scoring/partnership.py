@@ -10,7 +10,9 @@ The team result of a deal is the net of its two hands (both won → the sum; one
 positive net scores it and gets the deal's box; a level deal scores nothing. The
 target, game bonus, box bonus and shutout (a team that won no deal) come from the
 rules the caller passes (/rules/partnership: target 125) and settle like a two-player game
-(``game.settle_game``). Which player deals at each table is left to the table.
+(``game.settle_game``). With ``rules.deals`` the game also ends after that many deals
+(a level deal counts): the team ahead wins, level totals are a drawn game (``winner``
+``None``). Which player deals at each table is left to the table.
 
 >>> from scorekeeper.scoring.outcome import Outcome
 >>> from scorekeeper.scoring.rules import PRESETS
@@ -26,7 +28,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from scorekeeper.scoring.explain import N_, Message, Step
-from scorekeeper.scoring.game import GameError, Settlement, check_hand, needs, settle_game
+from scorekeeper.scoring.game import (
+    GameError,
+    Settlement,
+    check_hand,
+    deals_left,
+    leader,
+    needs,
+    out_of_deals,
+    settle_game,
+)
 from scorekeeper.scoring.outcome import HandScore
 from scorekeeper.scoring.rules import Rules
 
@@ -72,10 +83,16 @@ class PartnershipGame:
     boxes: tuple[int, int]
     next_pairing: Pairing
     finished: bool
-    winner: int | None  # a team
+    winner: int | None  # a team; None while the game goes on, and for a drawn game
     needs: tuple[int, ...]
     ignored: tuple[int, ...]
     settlement: Settlement | None
+
+    @property
+    def deals_left(self) -> int | None:
+        """Deals still to play in a game of a fixed number of deals (``None``: no such
+        number); 0 once the game is over."""
+        return deals_left(self.rules, len(self.deals) - len(self.ignored), self.finished)
 
 
 def play_partnership(
@@ -94,9 +111,10 @@ def play_partnership(
     names = (f"{players[0]} & {players[2]}", f"{players[1]} & {players[3]}")
     totals, boxes, rows = [0, 0], [0, 0], []
     winner: int | None = None
+    over = False
     for number, hands in enumerate(deals, start=1):
         per_table = (_team_points(hands[0]), _team_points(hands[1]))
-        if winner is not None:
+        if over:
             level = Step(N_("Entered after the game ended."), {})
             rows.append(
                 Deal(
@@ -119,7 +137,9 @@ def play_partnership(
         if box is not None:
             boxes[box] += 1
             if totals[box] >= rules.target:
-                winner = box
+                winner, over = box, True
+        if not over and out_of_deals(rules, number):
+            winner, over = leader(totals), True
         step = _explain(names, hands, per_table, box, abs(net))
         rows.append(
             Deal(
@@ -131,7 +151,7 @@ def play_partnership(
                 _pair(totals),
                 box,
                 step,
-                ends_game=winner is not None,
+                ends_game=over,
             )
         )
 
@@ -143,14 +163,11 @@ def play_partnership(
         totals=_pair(totals),
         boxes=_pair(boxes),
         next_pairing=pairing(len(deals) + 1),
-        finished=winner is not None,
+        finished=over,
         winner=winner,
         needs=needs(rules, totals),
         ignored=tuple(row.number for row in rows if row.after_end),
-        settlement=(
-            None if winner is None
-            else settle_game(rules, names, totals, boxes, winner, teams=True)
-        ),
+        settlement=settle_game(rules, names, totals, boxes, winner, teams=True) if over else None,
     )
 
 

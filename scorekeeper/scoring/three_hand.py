@@ -10,7 +10,9 @@ Each entered ``HandScore`` names its winner by **role**, not seat: ``Role.BOX`` 
 The box deals every hand. Points go to the individual who won; the first to reach
 the target wins. Game, box and shutout bonuses follow ``game.settle_game`` with three
 players (they are 0 unless the rules set them); a shutout means neither other player
-won a hand. Hands after the end are flagged ``after_end``, as in ``game.py``.
+won a hand. Hands after the end are flagged ``after_end``, as in ``game.py``. With
+``rules.deals`` the game also ends after that many hands, as in ``game.py``: the
+player ahead wins; a lead shared at the top is a drawn game (``winner`` ``None``).
 
 >>> from scorekeeper.scoring.outcome import Outcome
 >>> from scorekeeper.scoring.rules import Rules
@@ -31,7 +33,10 @@ from scorekeeper.scoring.game import (
     Settlement,
     check_hand,
     check_seat,
+    deals_left,
+    leader,
     needs,
+    out_of_deals,
     settle_game,
 )
 from scorekeeper.scoring.outcome import HandScore
@@ -94,10 +99,16 @@ class ThreeHandGame:
     roles: Roles
     next_dealer: int
     finished: bool
-    winner: int | None
+    winner: int | None  # None while the game goes on, and for a drawn game
     needs: tuple[int, ...]
     ignored: tuple[int, ...]
     settlement: Settlement | None
+
+    @property
+    def deals_left(self) -> int | None:
+        """Hands still to play in a game of a fixed number of deals (``None``: no such
+        number); 0 once the game is over."""
+        return deals_left(self.rules, len(self.rows) - len(self.ignored), self.finished)
 
 
 def play_three_hand(
@@ -121,8 +132,9 @@ def play_three_hand(
     roles = Roles(first_box, first_captain, 3 - first_box - first_captain)
     totals, boxes, rows = [0, 0, 0], [0, 0, 0], []
     winner: int | None = None
+    over = False
     for number, hand in enumerate(hands, start=1):
-        if winner is not None:
+        if over:
             zero = (0, 0, 0)
             rows.append(
                 ThreeHandRow(number, roles, hand, None, zero, tuple(totals), roles, after_end=True)
@@ -134,7 +146,9 @@ def play_three_hand(
         if seat is not None:
             boxes[seat] += 1
             if totals[seat] >= rules.target:
-                winner = seat
+                winner, over = seat, True
+        if not over and out_of_deals(rules, number):
+            winner, over = leader(totals), True
         after = roles.after(hand)
         rows.append(
             ThreeHandRow(
@@ -145,7 +159,7 @@ def play_three_hand(
                 points,
                 tuple(totals),
                 after,
-                ends_game=winner is not None,
+                ends_game=over,
             )
         )
         roles = after
@@ -158,9 +172,9 @@ def play_three_hand(
         boxes=tuple(boxes),
         roles=roles,
         next_dealer=roles.box,
-        finished=winner is not None,
+        finished=over,
         winner=winner,
         needs=needs(rules, totals),
         ignored=tuple(row.number for row in rows if row.after_end),
-        settlement=None if winner is None else settle_game(rules, players, totals, boxes, winner),
+        settlement=settle_game(rules, players, totals, boxes, winner) if over else None,
     )

@@ -26,9 +26,11 @@ from wtforms.validators import (
 )
 
 from ..forms import Text
+from ..hands.entry import show_problems
 from ..hands.fields import WholeNumberField
 from ..names import NAME_MAX, same_name
-from ..variants import VARIANTS
+from ..scoring import Rules, RulesError, rules_from_spec
+from ..variants import VARIANTS, Variant
 
 
 def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
@@ -94,7 +96,7 @@ class NewGameForm(FlaskForm):
         default="auto",
     )
     deals = _optional_int(
-        _l("Remi: end after this many deals (blank: play to the target)"), 1, 1000
+        _l("End after this many deals (blank: play to the target)"), 1, 1000
     )
     lenient = BooleanField(_l("Remi: sets count without a sequence"))
     hollywood_fourth = BooleanField(_l("Hollywood: a 4th column opens when column 1 closes"))
@@ -238,3 +240,18 @@ class NewGameForm(FlaskForm):
         if self.hollywood_fourth.data:
             changes["hollywood_fourth"] = True
         return changes
+
+
+def rules_from_form(form: NewGameForm, variant: Variant) -> Rules | None:
+    """The rules a new game (or a new night's games) of ``variant`` plays with: the
+    chosen preset (blank: the kind's usual one) with the settings changed on the form.
+    ``None`` with the errors at their fields (what was typed stays)."""
+    preset = form.preset.data or variant.default_preset
+    if preset not in variant.presets:
+        form.preset.errors = [_("%(game)s is not played with these rules.", game=variant.label)]
+        return None
+    try:
+        return variant.rules_for(rules_from_spec({"preset": preset, **form.rule_changes()}))
+    except RulesError as exc:
+        show_problems(form, exc.problems, {k: k for k in form.data})
+        return None

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session, selectinload
 
 from ..models import Game, Night, NightChange, NightRound, NightTable, now_utc
 from ..scoring import pairing
-from ..scoring.game import Row
 from ..variants import VARIANTS
 from ..variants.base import own
 from ..variants.hollywood import HollywoodSheet
@@ -199,17 +198,15 @@ def game_players(night: Night, a: str, b: str) -> list[str]:
 
 def progress_of(night: Night, game: Game) -> Progress:
     """The table's game replayed: its hands, running scores and (once over) result.
-    Nothing is scored here: the totals are the sheet's, the result the game's record."""
-    variant = VARIANTS[game.variant]
-    sheet = variant.sheet(game)
-    rows: list[Row] = []
+    Nothing is scored here: the totals are the sheet's, the result the game's record
+    (a night of a fixed number of deals plays them as the game's own rule, ``deals``)."""
+    sheet = VARIANTS[game.variant].sheet(game)
     if isinstance(sheet, HollywoodSheet):
         scores = tuple(sheet.match_finals)
     elif isinstance(sheet, GinSheet):
-        scores, rows = tuple(sheet.game.totals), list(sheet.game.rows)
+        scores = tuple(sheet.game.totals)
     else:
         scores = tuple(own(sheet, PartnershipSheet).game.totals)
-    hands = len(game.hands)
     result = None
     if sheet.finished:
         record = record_of(game, sheet)
@@ -223,20 +220,7 @@ def progress_of(night: Night, game: Game) -> Progress:
             "shutout": bool(given),
             "forfeit": None,
         }
-    elif night.deals and game.variant in ("gin", "oklahoma"):
-        counted = [row for row in rows if not row.after_end]
-        if len(counted) >= night.deals:
-            totals = counted[night.deals - 1].totals
-            result = {
-                "points_a": int(totals[0]),
-                "points_b": int(totals[1]),
-                "winner": "a" if totals[0] > totals[1] else "b" if totals[1] > totals[0] else None,
-                # A shutout: the loser won no hand of the night's deals.
-                "shutout": min(totals) == 0 and max(totals) > 0,
-                "forfeit": None,
-            }
-            scores = (int(totals[0]), int(totals[1]))
-    return Progress(hands, (int(scores[0]), int(scores[1])), result)
+    return Progress(len(game.hands), (int(scores[0]), int(scores[1])), result)
 
 
 # A table's progress for each (game, version) this process has replayed: a board
@@ -335,6 +319,15 @@ def unconfirmed(night: Night, round_number: int | None = None) -> list[NightTabl
     return [t for t in night.tables if t.round == number and t.confirmed_at is None]
 
 
+def table_rules(night: Night) -> dict[str, Any]:
+    """The rules of a table's game: the night's, with its fixed number of deals (if
+    any) as the game's own ``deals`` rule."""
+    rules = dict(night.rules)
+    if night.deals:
+        rules["deals"] = night.deals
+    return rules
+
+
 def make_round(
     db: Session, night: Night, *, carry: bool = False, by: str = "organiser"
 ) -> NightRound:
@@ -379,7 +372,7 @@ def make_round(
         game = Game(
             variant=night.variant,
             players=players,
-            rules=dict(night.rules),
+            rules=table_rules(night),
             setup=variant.setup(players, dealer, None),
             group_id=night.group_id,
         )

@@ -332,14 +332,15 @@ def _individual(
     figures: dict[str, Counter[str]], names: tuple[str, ...], s: Settlement | None, money_rule: str
 ) -> dict[str, Any]:
     """A finished game of players who each play for themselves (``s``: its settlement,
-    ``None`` while it goes on: then it counts for nothing but its hands)."""
+    ``None`` while it goes on: then it counts for nothing but its hands). A drawn game
+    (level after a fixed number of deals) has no winner."""
     if s is None:
         return {}
     _settled(figures, s, [[n] for n in names])
     finals = dict(zip(names, s.finals, strict=True))
     return {
         "finals": finals,
-        "winners": frozenset({names[s.winner]}),
+        "winners": frozenset() if s.winner is None else frozenset({names[s.winner]}),
         "against": _pairs(finals, _all_pairs(names)),
         "money_rule": money_rule,
         "money_finals": tuple(s.finals),
@@ -442,7 +443,7 @@ def _partnership(
     finals = {name: s.finals[team] for team, members in enumerate(teams) for name in members}
     return {
         "finals": finals,
-        "winners": frozenset(teams[s.winner]),
+        "winners": frozenset() if s.winner is None else frozenset(teams[s.winner]),
         "against": _pairs(finals, [(a, b) for a in teams[0] for b in teams[1]]),
         "teams": teams,
         "money_rule": "teams",

@@ -40,7 +40,10 @@ class SettlementLine(TypedDict):
 class Settlement(TypedDict):
     """The final settlement of a finished game (rule card `/rules/classic#game-bonus`)."""
 
-    winner: Seat
+    winner: Annotated[Annotated[int, Field(ge=0)] | None,
+                      Field(description="The winner's seat (or team); null for a drawn game, "
+                            "level after the last of a fixed number of deals "
+                            "(`/rules/classic#deals`): no bonuses, margin 0.")]
     shutout: Annotated[bool, Field(description="Whether the loser won no hand.")]
     lines: list[SettlementLine]
     finals: Seats

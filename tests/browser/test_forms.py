@@ -80,7 +80,7 @@ def test_new_game_shows_only_what_the_chosen_game_uses(live_url: str, page: Any)
     page.click("main summary")  # open "Change the rules"
     gin_rules = ["target", "knock_limit", "gin_bonus", "undercut_bonus", "game_bonus",
                  "box_bonus", "big_gin_bonus", "shutout_bonus", "no_big_gin", "shutout", "tie",
-                 "next_dealer"]
+                 "next_dealer", "deals"]
     assert visible_fields(page) == [
         "variant", "player1", "player2", "preset", "dealer", *gin_rules, "stake", "currency",
         "pin"]
@@ -96,7 +96,8 @@ def test_new_game_shows_only_what_the_chosen_game_uses(live_url: str, page: Any)
     page.select_option("#variant", "three_hand")
     assert "captain" in visible_fields(page) and "player4" not in visible_fields(page)
     page.select_option("#variant", "hollywood")
-    assert "hollywood_fourth" in visible_fields(page) and "deals" not in visible_fields(page)
+    assert "hollywood_fourth" in visible_fields(page) and "deals" in visible_fields(page)
+    assert "lenient" not in visible_fields(page)
     # What is hidden is not sent: a three-hand game starts with three players.
     page.select_option("#variant", "three_hand")
     for number, name in enumerate(["Ann", "Bob", "Cid"], start=1):

@@ -18,7 +18,7 @@ SCORING = Path(__file__).resolve().parents[2] / "scorekeeper" / "scoring"
 # The anchors of the rule cards (rulebook/content.py).
 ANCHORS = {
     "melds", "knock", "upcard", "layoffs", "gin", "big-gin", "undercut", "tie", "dead-hand",
-    "target", "boxes", "game-bonus", "shutout", "teams", "sequences", "sets", "going-out",
+    "target", "deals", "boxes", "game-bonus", "shutout", "teams", "sequences", "sets", "going-out",
     "remi-scoring", "remi-end",
 }
 
