@@ -29,7 +29,7 @@ def night_table_of(game: Any) -> Any:
     if night is None:
         return None
     return {"night": night, "table": table,
-            "result": service.progress_of(night, game).result}
+            "result": service.progress_of(game).result}
 
 
 @bp.app_template_filter()

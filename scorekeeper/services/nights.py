@@ -196,7 +196,7 @@ def game_players(night: Night, a: str, b: str) -> list[str]:
     return [first[0], second[0], first[1], second[1]]
 
 
-def progress_of(night: Night, game: Game) -> Progress:
+def progress_of(game: Game) -> Progress:
     """The table's game replayed: its hands, running scores and (once over) result.
     Nothing is scored here: the totals are the sheet's, the result the game's record
     (a night of a fixed number of deals plays them as the game's own rule, ``deals``)."""
@@ -244,7 +244,7 @@ def progresses(db: Session, night: Night, tables: Iterable[NightTable]) -> dict[
         if len(_PROGRESS) > _PROGRESS_MOST:
             _PROGRESS.clear()
         for game in games:
-            _PROGRESS[game.id] = (game.version, progress_of(night, game))
+            _PROGRESS[game.id] = (game.version, progress_of(game))
     found = {}
     for gid, table in wanted.items():
         kept = _PROGRESS.get(gid)
@@ -413,7 +413,7 @@ def confirm(db: Session, night: Night, table: NightTable, game: Game, *, by: str
     game goes on. The result is kept as the game says it now."""
     if table.confirmed_at is not None:
         return False
-    result = progress_of(night, game).result
+    result = progress_of(game).result
     if result is None:
         raise NotFinished
     done = db.execute(
