@@ -55,6 +55,9 @@ def test_the_group_and_a_players_page_fit_360_px(
     assert page.locator("figure.chart figcaption.what").count() == 2
     assert page.evaluate(UNDEFINED_JS) == []
     assert page.evaluate(WIDER_JS) == []
+    assert page.locator("table.head-to-head tbody th").count() == 1
+    # «Дмитрий» whole beside his figures
+    assert page.evaluate(BROKEN_NAMES_JS, "table.head-to-head tbody th") == []
     shot(page, f"player-{language}")
 
 
@@ -71,7 +74,8 @@ WIDER_JS = """() => [...document.querySelectorAll("main *")]
 
 
 # The names in the standings whose letters run over more than one line.
-BROKEN_NAMES_JS = """() => [...document.querySelectorAll("table.standings tbody th")]
+BROKEN_NAMES_JS = """(rows = "table.standings tbody th") => [
+    ...document.querySelectorAll(rows)]
   .filter((th) => {
     const range = document.createRange();
     range.selectNodeContents(th);
