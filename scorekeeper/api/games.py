@@ -91,7 +91,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     key = _idempotency_key()
     variant = variant_for(game)
     try:
-        inputs = variant.api_inputs(bodies.check_hand(game.variant, json_object()), game)
+        inputs = variant.api_inputs(json_object(), game)
     except ApiError:
         earlier = service.duplicate_of(db, game, key)
         if earlier is None:

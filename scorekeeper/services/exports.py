@@ -34,6 +34,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from ..hands.inputs import score_hand
+from ..hands.stored import gin_hand
 from ..models import Game, Group
 from ..scoring import HandError
 from ..variants import VARIANTS
@@ -186,7 +187,7 @@ def _deadwood(game: Game, inputs: dict[str, Any]) -> tuple[int | None, int | Non
     if inputs.get("mode") != "cards":
         return inputs.get("knocker_deadwood"), inputs.get("defender_deadwood")
     try:
-        result = score_hand(game_rules(game), inputs, (int(inputs["knocker"]), -1)).result
+        result = score_hand(game_rules(game), gin_hand(inputs), (int(inputs["knocker"]), -1)).result
     except (HandError, KeyError, TypeError, ValueError):
         return None, None
     return result.knocker.deadwood_points, result.defender.deadwood_points
