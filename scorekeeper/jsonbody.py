@@ -103,17 +103,6 @@ def _refuse_what_is_not_text(value: Any, where: str) -> None:
             _refuse_what_is_not_text(item, at)
 
 
-def object_at(value: Any, where: str, *, required: bool = True) -> dict[str, Any]:
-    """``value`` as a JSON object (``{}`` when optional and missing)."""
-    if value is None and not required:
-        return {}
-    if value is None:
-        fail(where, "this field is required")
-    if not isinstance(value, dict):
-        fail(where, "must be an object")
-    return value
-
-
 def list_at(value: Any, where: str, *, limit: int = MAX_CARD_ITEMS) -> list[Any]:
     """``value`` as a JSON array of at most ``limit`` items."""
     if not isinstance(value, list):

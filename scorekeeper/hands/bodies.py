@@ -10,6 +10,7 @@ game); the OpenAPI document takes the bodies' schemas from these same types.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Annotated, Any, Literal, NotRequired, cast
 
@@ -382,16 +383,18 @@ def check(body: dict[str, Any], shape: Any,
             try:
                 also(body)
             except ApiError as more:
-                found = _together(found, more.problems)
+                found = _together(found, more.problems, body)
         raise ApiError(found) from None
     # A field whose JSON name is a Python word (``from``) is read as ``from_``.
     return {key.removesuffix("_"): value for key, value in read_body.items()}
 
 
-def _together(shape: list[tuple[str, str]], engine: Sequence[tuple[str, str]]
-              ) -> list[tuple[str, str]]:
+def _together(shape: list[tuple[str, str]], engine: Sequence[tuple[str, str]],
+              body: Any = None) -> list[tuple[str, str]]:
     """The shape's problems and the engine's, in the engine's order (the body's); where
-    both name a field, or one a field inside the other, the shape's are kept."""
+    both name a field, or one a field inside the other, the shape's are kept. A shape's
+    problem at no field the engine named goes before the first of those that comes after
+    it in ``body``."""
     def near(one: str, other: str) -> bool:
         return one == other or one.startswith((f"{other}.", f"{other}[")) or other.startswith(
             (f"{one}.", f"{one}["))
@@ -404,8 +407,34 @@ def _together(shape: list[tuple[str, str]], engine: Sequence[tuple[str, str]]
             out.append((where, message))
         out += mine
         left = [problem for problem in left if problem not in mine]
-    return out + left
+    named = list(out)
+    for problem in left:  # in the shape's order, each after those put before it
+        at = _position(body, problem[0])
+        after = next((p for p in named if _position(body, p[0]) > at), None)
+        out.insert(len(out) if after is None else out.index(after), problem)
+    return out
 
+
+_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def _position(body: Any, where: str) -> tuple[int, ...]:
+    """Where the field ``where`` (``defender.layoffs[1].card``) is in ``body``: the place of
+    each key in its object (a missing one after the others), each index in its list."""
+    found: list[int] = []
+    node = body
+    for key, index in _PART.findall(where):
+        if index:
+            found.append(int(index))
+            node = node[int(index)] if isinstance(node, list) and int(index) < len(node) else None
+        elif isinstance(node, dict):
+            keys = list(node)
+            found.append(keys.index(key) if key in node else len(keys))
+            node = node.get(key)
+        else:
+            found.append(0)
+            node = None
+    return tuple(found)
 
 
 # --- a hand's body, by the game's variant -----------------------------------------------

@@ -12,7 +12,7 @@ from wtforms import SelectChoice
 from ..i18n import say
 from ..scoring import Card
 from .fields import QuickHandForm
-from .inputs import canonical_cards
+from .inputs import SettleArgs, canonical_cards
 from .stored import CardsGinHand, DeadHand, GinHand, QuickGinHand, cards_hand, dead_hand, quick_hand
 
 
@@ -89,7 +89,7 @@ def fill_cards(form: FlaskForm, inputs: GinHand) -> None:
     form.upcard.data = cards.get("upcard") or ""
 
 
-def card_inputs(knocker: int, kwargs: Mapping[str, Any]) -> CardsGinHand:
+def card_inputs(knocker: int, kwargs: SettleArgs) -> CardsGinHand:
     """Stored inputs from the engine arguments a card form produced."""
 
     def melds(value: list[list[Card]] | None) -> list[list[str]] | None:

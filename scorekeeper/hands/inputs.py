@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import cast
+from typing import TypedDict, cast
 
 from ..scoring import (
     Card,
@@ -29,6 +29,17 @@ from ..scoring import (
 from .stored import DeadHand, GinHand, QuickGinHand
 
 QUICK_OUTCOMES = (Outcome.KNOCK, Outcome.GIN, Outcome.BIG_GIN, Outcome.DEAD)
+
+
+class SettleArgs(TypedDict):
+    """The arguments of ``settle_gin_hand`` but the rules: a hand's cards, read."""
+
+    knocker_cards: list[Card]
+    defender_cards: list[Card]
+    knocker_melds: list[list[Card]] | None
+    defender_melds: list[list[Card]] | None
+    layoffs: list[Layoff] | None
+    upcard: Card | None
 
 
 @dataclass(frozen=True)

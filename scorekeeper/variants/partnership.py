@@ -209,7 +209,7 @@ class PartnershipVariant(Variant):
             )
             found += [
                 Clause(f"tables.{index}.{clause.key}", clause.message, group)
-                for clause in gin_clauses(table, names)
+                for clause in gin_clauses(gin_hand(table), names)
             ]
         return found
 

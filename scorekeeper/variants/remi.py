@@ -279,7 +279,7 @@ class RemiVariant(Variant):
 
     def fill_quick(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored deal."""
-        form.fill(inputs)
+        form.fill(remi_deal(inputs))
 
     def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiCardForm:
         """Every player's table combinations and hand, who went out, the final discard."""
@@ -296,7 +296,7 @@ class RemiVariant(Variant):
 
     def fill_cards(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored deal (a quick deal starts with empty cards)."""
-        form.fill(inputs)
+        form.fill(remi_deal(inputs))
 
     def _checked(
         self, form: FlaskForm, game: Game, inputs: StoredDeal, discard: Any
