@@ -42,13 +42,6 @@ def fail(where: str, message: str) -> NoReturn:
     raise ApiError([(where, message)])
 
 
-def refuse_nulls(body: dict[str, Any], *fields: str) -> None:
-    """Refuse ``null`` for optional string ``fields``: one is left out, never null."""
-    for field in fields:
-        if field in body and body[field] is None:
-            fail(field, "must be a string; leave it out for none")
-
-
 def _reject_constant(name: str) -> NoReturn:
     """``NaN`` and ``Infinity`` are not JSON: the body is refused."""
     raise ValueError(f"{name} is not allowed in JSON")

@@ -12,6 +12,10 @@ absent (never ``null`` unless the field says so), as the readers behind them exp
 A field's check raises the API's own message (``"must be a whole number"``); pydantic's
 errors of structure (a missing field, a list too long) are worded the same way by
 ``problems``. ``where`` is the field's path, ``defender.layoffs[1].meld``.
+
+A hand's bodies, the pieces every body is made of (a card, a whole number, a list) and
+the reading itself (``check``) live in ``hands/bodies.py``, below the variants, which
+read a hand's body through them (the API's and a backup's alike).
 """
 
 from __future__ import annotations

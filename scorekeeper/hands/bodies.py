@@ -29,6 +29,7 @@ from typing_extensions import TypedDict  # pydantic reads this one on Python 3.1
 from ..jsonbody import MAX_CARD_ITEMS, MAX_CARD_TEXT, ApiError
 
 Schema = dict[str, Any]
+
 SEAT_MAX = 3  # a table has at most four seats
 MAX_MELDS = 11  # /gin/settle: more melds than cards in a hand is never right
 HAND_MELDS = 8  # a hand added to a game
@@ -369,8 +370,8 @@ def path(loc: Sequence[int | str]) -> str:
 
 def check(body: dict[str, Any], shape: Any,
           also: Callable[[dict[str, Any]], object] | None = None) -> dict[str, Any]:
-    """``body`` as read by its ``shape`` (one of ``BODIES``): the fields the shape names,
-    whole numbers as ``int``; otherwise ``ApiError``.
+    """``body`` as read by its ``shape`` (a body's type, ``api/bodies.BODIES``): the
+    fields it names, whole numbers as ``int``; otherwise ``ApiError``.
 
     ``also`` reads the body for the engine: when the shape is wrong, the engine's
     problems at other fields (a card that is none, an unknown preset) are named too, so

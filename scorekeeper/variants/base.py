@@ -10,13 +10,13 @@ they ask the game's variant.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from flask_wtf import FlaskForm
 
 from ..charts.race import Race
 from ..hands.inputs import score_hand
-from ..hands.stored import GinHand, StoredHand
+from ..hands.stored import StoredHand, gin_hand
 from ..jsonbody import ApiError
 from ..models import Game, GameData
 from ..scoring import Rules
@@ -143,7 +143,7 @@ class Variant:
     def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
         """What a hand's stored inputs say, in words (``variants/wording.py``): by default a
         gin hand between the game's two players."""
-        return gin_clauses(cast(GinHand, inputs), game.players)
+        return gin_clauses(gin_hand(inputs), game.players)
 
     def rule_applied(self, game: GameData, inputs: StoredHand) -> str:
         """The rule card anchor (``/g/<id>/rules#<anchor>``) a hand's stored inputs turn
@@ -151,7 +151,7 @@ class Variant:
         scores it (a knock with more deadwood is an undercut); ``""`` when the inputs
         cannot be scored."""
         try:
-            result = score_hand(game_rules(game), cast(GinHand, inputs)).result
+            result = score_hand(game_rules(game), gin_hand(inputs)).result
         except (KeyError, TypeError, ValueError, AttributeError):  # odd imported inputs
             return ""
         return outcome_rule(

@@ -39,6 +39,7 @@ from ..hands.stored import (
     dead_hand,
     gin_hand,
     partnership_deal,
+    stored_hand,
 )
 from ..jsonbody import ApiError, explanation_json, fail
 from ..models import Game, GameData, new_token
@@ -117,7 +118,7 @@ def table_hand(rules: Rules, inputs: GinHand, pair: Table) -> ScoredHand:
     return score_hand(rules, inputs, seats=pair)
 
 
-def _tables(inputs: StoredHand | Mapping[str, Any]) -> list[GinHand]:
+def _tables(inputs: StoredHand) -> list[GinHand]:
     """A stored deal's two tables (``HandError`` if it is no deal)."""
     tables = inputs.get("tables")
     if inputs.get("mode") != "deal" or not isinstance(tables, list) or len(tables) != 2:
@@ -130,7 +131,7 @@ def partnership_sheet(game: GameData) -> PartnershipSheet:
     rules = game_rules(game)
     deals = []
     for number, stored in enumerate(game.hands, start=1):
-        tables = _tables(stored.inputs)
+        tables = _tables(stored_hand(stored.inputs))
         pairs = pairing(number)
         deals.append(
             (table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1]))
@@ -372,7 +373,8 @@ class PartnershipVariant(Variant):
         if not hands:
             return document
         deals = zip(game.hands, played.deals, replayed.deals, strict=True)
-        rows = [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
+        rows = [deal_json(stored_hand(stored.inputs), deal, tables)
+                for stored, deal, tables in deals]
         # The deals after the teams, as the document always listed them.
         return {"teams": document["teams"], "team_names": document["team_names"],
                 "hands": rows, **document}
@@ -409,7 +411,7 @@ def _table_inputs(table: Any) -> GinHand | None:
 
 
 def deal_json(
-    inputs: StoredHand | Mapping[str, Any], deal: Deal, tables: Sequence[ScoredHand]
+    inputs: StoredHand, deal: Deal, tables: Sequence[ScoredHand]
 ) -> answers.PartnershipGameDeal:
     """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
     return {
