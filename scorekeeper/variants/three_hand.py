@@ -24,7 +24,7 @@ from ..charts.race import Race, race_of
 from ..hands.bodies import CardHand, QuickHand, check_gin_hand
 from ..hands.fields import QuickHandForm
 from ..hands.inputs import ScoredHand, score_hand
-from ..hands.stored import GinHand, StoredHand, gin_hand
+from ..hands.stored import StoredHand, ThreeHandHand, gin_hand
 from ..jsonbody import explanation_json, problems_at
 from ..models import Game, GameData
 from ..scoring import HandError, Rules
@@ -172,7 +172,7 @@ class ThreeHandVariant(GinVariant):
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
 
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> GinHand:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> ThreeHandHand:
         """A gin hand body whose knocker is a role: 0 or "box", 1 or "captain"."""
         hand = check_gin_hand(body)
         if "defender" in hand:
