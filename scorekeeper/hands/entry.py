@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
+from typing import cast
 
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
 from ..i18n import say
-from ..scoring import Card
+from ..scoring import Card, Problem
 from .fields import QuickHandForm
 from .inputs import SettleArgs, canonical_cards
 from .stored import CardsGinHand, DeadHand, GinHand, QuickGinHand, cards_hand, dead_hand, quick_hand
@@ -108,7 +108,9 @@ def card_inputs(knocker: int, kwargs: SettleArgs) -> CardsGinHand:
     )
 
 
-def show_problems(form: FlaskForm, problems: Iterable[Any], fields: Mapping[str, str]) -> None:
+def show_problems(
+    form: FlaskForm, problems: Iterable[Problem | tuple[str, object]], fields: Mapping[str, str]
+) -> None:
     """Put each engine problem at the field its ``where`` names (else at the form)."""
     form_errors: list[str] = list(getattr(form, "form_errors", []))
     for problem in problems:
@@ -122,7 +124,7 @@ def show_problems(form: FlaskForm, problems: Iterable[Any], fields: Mapping[str,
     form.form_errors = form_errors
 
 
-def _where_message(problem: Any) -> tuple[str, str]:
+def _where_message(problem: Problem | tuple[str, object]) -> tuple[str, str]:
     if isinstance(problem, tuple):
         return str(problem[0]), say(problem[1])
     return str(problem.where), say(problem.message)

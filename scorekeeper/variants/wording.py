@@ -53,7 +53,7 @@ class CardGroups:
         return " · ".join(" ".join(card.symbols for card in group) for group in self.groups)
 
 
-def card(value: Any) -> Card | str:
+def card(value: object) -> Card | str:
     """A stored card (``"TS"``) as a ``Card``; anything else as it was stored."""
     if isinstance(value, str):
         try:
@@ -63,7 +63,7 @@ def card(value: Any) -> Card | str:
     return str(value)
 
 
-def cards(values: Any) -> tuple[Card, ...]:
+def cards(values: object) -> tuple[Card, ...]:
     """Stored cards (a list, or one string) as ``Card``s; what is not a card is left out."""
     if isinstance(values, str):
         values = values.split()
@@ -73,14 +73,14 @@ def cards(values: Any) -> tuple[Card, ...]:
     return tuple(c for c in found if isinstance(c, Card))
 
 
-def groups(values: Any) -> CardGroups:
+def groups(values: object) -> CardGroups:
     """Stored groups of cards (``[["7S", "8S", "9S"], ...]``)."""
     if not isinstance(values, list | tuple):
         return CardGroups(())
     return CardGroups(tuple(g for g in (cards(v) for v in values) if g))
 
 
-def _number(value: Any) -> int | None:
+def _number(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
