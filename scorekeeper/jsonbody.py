@@ -42,13 +42,6 @@ def fail(where: str, message: str) -> NoReturn:
     raise ApiError([(where, message)])
 
 
-def refuse_nulls(body: dict[str, Any], *fields: str) -> None:
-    """Refuse ``null`` for optional string ``fields``: one is left out, never null."""
-    for field in fields:
-        if field in body and body[field] is None:
-            fail(field, "must be a string; leave it out for none")
-
-
 def _reject_constant(name: str) -> NoReturn:
     """``NaN`` and ``Infinity`` are not JSON: the body is refused."""
     raise ValueError(f"{name} is not allowed in JSON")
@@ -101,17 +94,6 @@ def _refuse_what_is_not_text(value: Any, where: str) -> None:
             at = f"{where}.{key}" if where else str(key)
             _refuse_what_is_not_text(key, where)
             _refuse_what_is_not_text(item, at)
-
-
-def object_at(value: Any, where: str, *, required: bool = True) -> dict[str, Any]:
-    """``value`` as a JSON object (``{}`` when optional and missing)."""
-    if value is None and not required:
-        return {}
-    if value is None:
-        fail(where, "this field is required")
-    if not isinstance(value, dict):
-        fail(where, "must be an object")
-    return value
 
 
 def list_at(value: Any, where: str, *, limit: int = MAX_CARD_ITEMS) -> list[Any]:

@@ -36,7 +36,7 @@ LAYERS = {
     "scoring": SCORING,
     "db": SHARED,
     "models": SHARED,
-    "hands": SHARED,  # a hand's stored inputs, its form fields, the checkers' forms
+    "hands": SHARED,  # a hand as stored and as a JSON body, its form fields, the checkers' forms
     "forms": SHARED,  # a name's text check, a button-only POST, the PIN
     "i18n": SHARED,
     "security": SHARED,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..hands.inputs import SettleArgs
 from ..jsonbody import (
     ApiError,
     card_from_json,
@@ -18,10 +19,7 @@ from ..jsonbody import (
     cards_json,
     explanation_json,
     fail,
-    index_from_json,
-    list_at,
     meld_json,
-    object_at,
     problems_at,
     rules_from_json,
 )
@@ -34,8 +32,6 @@ from ..scoring.settle import HandResult, settle_gin_hand
 from . import answers, bodies, bp
 
 T = TypeVar("T")
-
-MAX_MELDS = 11  # more melds than cards in a hand is never right
 
 
 @bp.post("/gin/arrange")
@@ -69,7 +65,7 @@ def settle() -> answers.SettledHand:
     return result_json(settle_hand(rules, inputs))
 
 
-def settle_hand(rules: Rules, inputs: dict[str, Any]) -> HandResult:
+def settle_hand(rules: Rules, inputs: SettleArgs) -> HandResult:
     """``settle_gin_hand`` on a body's inputs; its problems are the API's 422."""
     try:
         return settle_gin_hand(rules, **inputs)
@@ -77,71 +73,61 @@ def settle_hand(rules: Rules, inputs: dict[str, Any]) -> HandResult:
         raise problems_at(exc.problems) from None
 
 
-def settle_inputs(body: dict[str, Any]) -> tuple[Rules, dict[str, Any]]:
-    """The rules and ``settle_gin_hand`` arguments of a ``/gin/settle`` body; every
-    problem in it is raised at once as ``ApiError``."""
+def settle_inputs(body: dict[str, Any]) -> tuple[Rules, SettleArgs]:
+    """The rules and ``settle_gin_hand`` arguments of a ``/gin/settle`` body, its shape
+    read by its type (``bodies.SettleRequest``): the rules and the cards are read here,
+    every problem in them raised at once as ``ApiError``.
+
+    ``bodies.read`` also reads a body its type refused, to name the problems of its
+    other fields too: a part of the wrong shape is left to the type's problem."""
     problems: list[tuple[str, str]] = []
     rules = _collect(problems, lambda: rules_from_json(body.get("rules")))
-    knocker = _collect(problems, lambda: object_at(body.get("knocker"), "knocker")) or {}
-    defender = _collect(problems, lambda: object_at(body.get("defender"), "defender")) or {}
     upcard = body.get("upcard")
-    inputs: dict[str, Any] = {
-        "knocker_cards": _collect(
-            problems, lambda: cards_from_json(knocker.get("cards"), "knocker.cards")
-        ),
-        "defender_cards": _collect(
-            problems, lambda: cards_from_json(defender.get("cards"), "defender.cards")
-        ),
-        "knocker_melds": _collect(
-            problems, lambda: _melds(knocker.get("melds"), "knocker.melds")
-        ),
-        "defender_melds": _collect(
-            problems, lambda: _melds(defender.get("melds"), "defender.melds")
-        ),
-        "layoffs": _collect(
-            problems, lambda: _layoffs(defender.get("layoffs"), "defender.layoffs")
-        ),
-        "upcard": _collect(
-            problems, lambda: None if upcard is None else card_from_json(upcard, "upcard")
-        ),
-    }
-    if problems or rules is None:
+    knocker, defender = body.get("knocker", {}), body.get("defender", {})
+    knocker_cards = _collect(
+        problems, lambda: cards_from_json(knocker.get("cards"), "knocker.cards"))
+    defender_cards = _collect(
+        problems, lambda: cards_from_json(defender.get("cards"), "defender.cards"))
+    knocker_melds = _collect(problems, lambda: _melds(knocker.get("melds"), "knocker.melds"))
+    defender_melds = _collect(problems, lambda: _melds(defender.get("melds"), "defender.melds"))
+    layoffs = _collect(
+        problems, lambda: _layoffs(defender.get("layoffs"), "defender.layoffs"))
+    card = _collect(problems, lambda: None if upcard is None else card_from_json(upcard, "upcard"))
+    if problems or rules is None or knocker_cards is None or defender_cards is None:
         raise ApiError(problems)
-    return rules, inputs
+    return rules, {
+        "knocker_cards": knocker_cards,
+        "defender_cards": defender_cards,
+        "knocker_melds": knocker_melds,
+        "defender_melds": defender_melds,
+        "layoffs": layoffs,
+        "upcard": card,
+    }
 
 
 def _collect(problems: list[tuple[str, str]], read: Callable[[], T]) -> T | None:
-    """``read()``, or ``None`` with its problems added: every mistake is reported at once."""
+    """``read()``, or ``None`` with its problems added: every mistake is reported at once.
+    A part of the wrong shape (a body its type refused) adds none: the type named it."""
     try:
         return read()
     except ApiError as exc:
         problems.extend(exc.problems)
-        return None
+    except (LookupError, TypeError, AttributeError):
+        pass
+    return None
 
 
-def _melds(value: Any, where: str) -> list[list[Card]] | None:
-    if value is None:
-        return None
-    melds = list_at(value, where, limit=MAX_MELDS)
-    return _each(melds, where, cards_from_json)
+def _melds(value: list[Any] | None, where: str) -> list[list[Card]] | None:
+    return None if value is None else _each(value, where, cards_from_json)
 
 
-def _layoffs(value: Any, where: str) -> list[Layoff] | None:
-    if value is None:
-        return None
-    return _each(list_at(value, where, limit=MAX_MELDS), where, _layoff)
+def _layoffs(value: list[Any] | None, where: str) -> list[Layoff] | None:
+    return None if value is None else _each(value, where, _layoff)
 
 
-def _layoff(value: Any, where: str) -> Layoff:
-    item = object_at(value, where)
-    problems: list[tuple[str, str]] = []
-    card = _collect(problems, lambda: card_from_json(item.get("card"), f"{where}.card"))
-    meld = _collect(
-        problems, lambda: index_from_json(item.get("meld"), f"{where}.meld", MAX_MELDS)
-    )
-    if problems or card is None or meld is None:
-        raise ApiError(problems)
-    return Layoff(card, meld)
+def _layoff(value: dict[str, Any], where: str) -> Layoff:
+    """A declared layoff: its card read here; its meld a 0-based index (by its type)."""
+    return Layoff(card_from_json(value.get("card"), f"{where}.card"), value["meld"])
 
 
 def _each(items: list[Any], where: str, read: Callable[[Any, str], T]) -> list[T]:

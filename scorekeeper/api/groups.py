@@ -16,12 +16,11 @@ from flask import Response, abort, jsonify, request, url_for
 
 from .. import limits
 from ..db import get_session
-from ..jsonbody import ApiError, fail, list_at, refuse_nulls
-from ..limits import ROSTER_MAX
+from ..jsonbody import ApiError, fail
 from ..models import Group
 from ..models import Payment as PaymentRow
 from ..money import AmountError, currency_code, parse_amount
-from ..names import GROUP_NAME_MAX, same_name, text_problem
+from ..names import same_name
 from ..scoring.stakes import StakeError
 from ..services import access, payments, players
 from ..services import groups as service
@@ -37,26 +36,15 @@ from . import answers, bodies, bp
 def create_group() -> tuple[Response, int]:
     """Start a group; the answer carries its edit secret and links."""
     body = bodies.read(bodies.NewGroup)
-    name = body.get("name")
-    if not isinstance(name, str) or not name.strip() or len(name.strip()) > GROUP_NAME_MAX:
-        fail("name", f"a group needs a name of at most {GROUP_NAME_MAX} characters")
-    if (bad := text_problem(name)) is not None:
-        fail("name", f"a name cannot hold {bad}")
-    players = list_at(body.get("players"), "players", limit=ROSTER_MAX)
-    if not all(isinstance(p, str) and p.strip() for p in players):
-        fail("players", "every player needs a name")
-    names = [p.strip() for p in players]
+    name: str = body["name"]
+    names = [p.strip() for p in body["players"]]
     problem = service.check_roster(names)
     if problem is not None:
         fail("players", problem)
-    for i, player in enumerate(names):
-        if (bad := text_problem(player)) is not None:
-            fail(f"players[{i}]", f"a name cannot hold {bad}")
     pair = same_name(names)
     if pair is not None:
         fail(f"players[{pair[1]}]", f"looks the same as the name of players[{pair[0]}]: "
              "every player needs a different name")
-    refuse_nulls(body, "stake", "currency")
     try:
         stake, currency = service.stake_texts(body.get("stake"), "EUR")
     except StakeError as exc:
@@ -257,15 +245,6 @@ def _locked(group_id: str) -> Group:
     return group
 
 
-def _version(body: dict[str, Any], *, required: bool = False) -> int | None:
-    version = body.get("version")
-    if version is None and not required:
-        return None
-    if isinstance(version, bool) or not isinstance(version, int):
-        fail("version", "must be the group's version, as GET /api/v1/groups/<id> says it")
-    return version
-
-
 def _changed(group: Group) -> ApiError:
     get_session().rollback()
     return ApiError([("version", "the group's payments changed since you read them; "
@@ -314,7 +293,7 @@ def record_payment(group_id: str) -> tuple[Response, int]:
     payer, payee, amount, paid_on = _payment_fields(body, group, currency)
     try:
         made = payments.record(group, payer, payee, amount, currency, paid_on, by="API",
-                               version=_version(body))
+                               version=body.get("version"))
     except payments.Conflict:
         raise _changed(group) from None
     get_session().commit()
@@ -337,7 +316,7 @@ def correct_payment(group_id: str, payment_id: int) -> tuple[Response, int]:
     payer, payee, amount, paid_on = _payment_fields(body, group, payment.currency, payment)
     try:
         payments.edit(group, payment, payer, payee, amount, paid_on, by="API",
-                      version=_version(body))
+                      version=body.get("version"))
     except payments.Conflict:
         raise _changed(group) from None
     get_session().commit()
@@ -365,7 +344,7 @@ def restore_payment(group_id: str, change_id: int) -> tuple[Response, int]:
     group = _locked(group_id)
     body = bodies.read(bodies.Version) if request.get_data(cache=True) else {}
     try:
-        made = payments.restore(group, change_id, by="API", version=_version(body))
+        made = payments.restore(group, change_id, by="API", version=body.get("version"))
     except payments.Conflict:
         raise _changed(group) from None
     except payments.NotRestorable as exc:
@@ -382,7 +361,7 @@ def settle_up(group_id: str) -> tuple[Response, int]:
     """Record the payments ``settle_up`` suggests, dated today, all at once. The body
     names the group's ``version``: sent twice, the second finds another version (409)."""
     group = _locked(group_id)
-    version = _version(bodies.read(bodies.SettleUp), required=True)
+    version = bodies.read(bodies.SettleUp)["version"]
     shown = service.view(get_session(), group)
     if not shown.settle_up:
         raise ApiError([("settle_up", "everybody is square: nothing to record")], 409)

@@ -18,8 +18,6 @@ from ..jsonbody import (
     cards_from_json,
     cards_json,
     explanation_json,
-    list_at,
-    object_at,
     rules_from_json,
 )
 from ..scoring.cards import Card
@@ -53,10 +51,12 @@ def remi_settle() -> answers.RemiDeal:
 
 
 def remi_inputs(body: dict[str, Any]) -> tuple[Rules, list[RemiPlayerInput]]:
-    """The rules and players of a ``/remi/settle`` body; every problem raised at once."""
+    """The rules and players of a ``/remi/settle`` body, its shape read by its type
+    (``bodies.RemiSettleRequest``): the rules and the cards are read here, every problem
+    raised at once."""
     problems: Problems = []
     rules = _collect(problems, lambda: _rules(body.get("rules")))
-    players = _collect(problems, lambda: _players(body.get("players")))
+    players = _collect(problems, lambda: _players(body.get("players", [])))
     if problems or rules is None or players is None:
         raise ApiError(problems)
     return rules, players
@@ -71,12 +71,15 @@ def settle_deal(rules: Rules, players: list[RemiPlayerInput]) -> RemiResult:
 
 
 def _collect(problems: Problems, read: Callable[[], T]) -> T | None:
-    """``read()``, or ``None`` with its problems added: every mistake is reported at once."""
+    """``read()``, or ``None`` with its problems added: every mistake is reported at once.
+    A part of the wrong shape (a body its type refused) adds none: the type named it."""
     try:
         return read()
     except ApiError as exc:
         problems.extend(exc.problems)
-        return None
+    except (LookupError, TypeError, AttributeError):
+        pass
+    return None
 
 
 def _rules(value: Any) -> Rules:
@@ -87,55 +90,34 @@ def _rules(value: Any) -> Rules:
     return rules_from_json(value)
 
 
-def _players(value: Any) -> list[RemiPlayerInput]:
-    if value is None:
-        raise ApiError([("players", "this field is required")])
-    items = list_at(value, "players", limit=MAX_PLAYERS * 4)
+def _players(entries: list[dict[str, Any]]) -> list[RemiPlayerInput]:
     problems: Problems = []
-    if not MIN_PLAYERS <= len(items) <= MAX_PLAYERS:
-        problems.append(("players", f"Remi is for 2 to 4 players, not {len(items)}"))
     players = [
-        _collect(problems, partial(_player, item, f"players[{i}]"))
-        for i, item in enumerate(items)
+        _collect(problems, partial(_player, entry, f"players[{i}]"))
+        for i, entry in enumerate(entries)
     ]
     if problems:
         raise ApiError(problems)
     return [player for player in players if player is not None]
 
 
-def _player(value: Any, at: str) -> RemiPlayerInput:
-    entry = object_at(value, at)
+def _player(entry: dict[str, Any], at: str) -> RemiPlayerInput:
     problems: Problems = []
-    name = _collect(problems, lambda: _name(entry.get("name"), f"{at}.name"))
     table = _collect(problems, lambda: _table(entry.get("table"), f"{at}.table"))
     hand = _collect(problems, lambda: _hand(entry.get("hand"), f"{at}.hand"))
-    went_out = entry.get("went_out", False)
-    if not isinstance(went_out, bool):
-        problems.append((f"{at}.went_out", "must be true or false"))
     discard = entry.get("final_discard")
     final = _collect(
         problems,
         lambda: None if discard is None else card_from_json(discard, f"{at}.final_discard"),
     )
-    if problems or name is None or table is None or hand is None:
+    if problems or table is None or hand is None:
         raise ApiError(problems)
-    return RemiPlayerInput(name, table, hand, went_out is True, final)
+    return RemiPlayerInput(entry["name"], table, hand, entry.get("went_out", False), final)
 
 
-def _name(value: Any, at: str) -> str:
-    if value is None:
-        raise ApiError([(at, "this field is required")])
-    if not isinstance(value, str):
-        raise ApiError([(at, "must be a string")])
-    if len(value) > MAX_NAME:
-        raise ApiError([(at, f"must be at most {MAX_NAME} characters")])
-    return value
-
-
-def _table(value: Any, at: str) -> list[list[Card]]:
-    if value is None:
+def _table(groups: list[Any] | None, at: str) -> list[list[Card]]:
+    if groups is None:
         return []
-    groups = list_at(value, at, limit=MAX_COMBINATIONS)
     problems: Problems = []
     table = [
         _collect(problems, partial(cards_from_json, group, f"{at}[{j}]"))

@@ -20,6 +20,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from .. import limits
+from ..hands.stored import StoredHand
 from ..jsonbody import ApiError
 from ..models import Change, Game, Hand, now_utc
 from ..names import NAME_MAX, same_name, short_forms, text_problem
@@ -280,9 +281,9 @@ def _hands(value: Any, where: str, problems: _Problems) -> list[dict[str, Any]]:
 
 def _read_hand(
     variant: Variant, game: Game, inputs: Mapping[str, Any], where: str, problems: _Problems
-) -> dict[str, Any]:
+) -> StoredHand | None:
     """A hand's inputs as the API stores them, read by the API's own reading and checks
-    (``Variant.read_stored``); ``{}`` with every problem at its field when it refuses."""
+    (``Variant.read_stored``); ``None`` with every problem at its field when it refuses."""
     try:
         return variant.read_stored(inputs, game)
     except ApiError as exc:
@@ -291,7 +292,7 @@ def _read_hand(
     except (HandError, ValueError, TypeError, LookupError, AttributeError) as exc:
         # The API answers these with a 500 too: still refused, never stored.
         problems.add(where, f"cannot be scored ({type(exc).__name__}: {exc})"[:300])
-    return {}
+    return None
 
 
 # A history entry's inputs that could become a hand again (restoring a deleted or undone

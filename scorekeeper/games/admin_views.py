@@ -11,6 +11,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm, PinForm, SetPinForm
+from ..hands.stored import stored_hand
 from ..models import Change, Game
 from ..services import access
 from ..services import games as service
@@ -45,7 +46,7 @@ def _sentence(game: Game, variant: Variant, change: Change) -> str:
     number = change.hand_number or 1
 
     def describe(inputs: Mapping[str, Any]) -> list[Clause]:
-        return variant.describe_inputs(game, number, inputs)
+        return variant.describe_inputs(game, number, stored_hand(inputs))
 
     return change_sentence(
         change.action, change.hand_number, variant.hand_word, change.before, change.after, describe
@@ -58,7 +59,7 @@ def _rule(game: Game, variant: Variant, change: Change) -> str:
     if change.hand_number is None:
         return ""
     inputs = entry_inputs(change.action, change.before, change.after)
-    return variant.rule_applied(game, inputs) if inputs is not None else ""
+    return variant.rule_applied(game, stored_hand(inputs)) if inputs is not None else ""
 
 
 @bp.route("/g/<game_id>/unlock", methods=["GET", "POST"])

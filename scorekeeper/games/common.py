@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
@@ -12,6 +10,7 @@ from werkzeug.wrappers import Response
 
 from .. import limits
 from ..db import get_session, rollback_to_reading
+from ..hands.stored import StoredHand
 from ..models import Game
 from ..services import access
 from ..services import games as service
@@ -49,7 +48,7 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
 
 
 def save_new(
-    game: Game, variant: Variant, played: Sheet, inputs: dict[str, Any], form: FlaskForm
+    game: Game, variant: Variant, played: Sheet, inputs: StoredHand, form: FlaskForm
 ) -> Response | None:
     """Add the hand and redirect, or explain a lost race (``None``: show the form again).
 
@@ -105,7 +104,7 @@ def save_new(
 
 
 def save_edit(
-    game: Game, variant: Variant, number: int, inputs: dict[str, Any], form: FlaskForm
+    game: Game, variant: Variant, number: int, inputs: StoredHand, form: FlaskForm
 ) -> Response | None:
     """Replace a hand's inputs and redirect, or explain a lost race."""
     db = get_session()

@@ -9,6 +9,7 @@ from werkzeug.wrappers import Response
 
 from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm, VersionForm
+from ..hands.stored import stored_hand
 from ..models import Game, Group
 from ..names import game_short_names
 from ..services import access, exports
@@ -187,7 +188,7 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
     game, variant = for_method(game_id)
     if not 1 <= number <= len(game.hands):
         abort(404)
-    stored = game.hands[number - 1].inputs
+    stored = stored_hand(game.hands[number - 1].inputs)
     mode = request.args.get("mode") or variant.entry_mode(stored)
     cards = mode == "cards" and variant.card_mode
     played = variant.sheet(game)

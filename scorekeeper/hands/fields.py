@@ -41,6 +41,7 @@ from ..scoring.cards import DECK, Card, CardError, parse_cards
 from ..scoring.errors import HandError
 from ..scoring.explain import Step, describe, step_of
 from ..scoring.layoffs import Layoff
+from .inputs import SettleArgs
 
 MAX_TEXT = 300  # ten cards in the longest notation and some separators fit easily
 
@@ -250,7 +251,7 @@ class GinCardsForm(FlaskForm):
         "upcard": "upcard",
     }
 
-    def engine_kwargs(self) -> dict[str, Any]:
+    def engine_kwargs(self) -> SettleArgs:
         """Keyword arguments for ``settle_gin_hand`` (all but ``rules``) of a valid form."""
         return {
             "knocker_cards": self.knocker_cards.cards,

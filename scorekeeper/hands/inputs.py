@@ -1,14 +1,8 @@
-"""A gin hand as stored: its inputs in one canonical shape, and scoring them.
+"""A gin hand as stored, and scoring it.
 
-The web forms and the JSON API both turn what a player entered into these inputs;
-the sheet, the PDF and the API scores all come from replaying them through the
-engine. Two shapes:
-
-- quick: ``{"mode": "quick", "outcome": "knock"|"gin"|"big_gin"|"dead",
-  "knocker": seat|None, "knocker_deadwood": n, "defender_deadwood": n, "upcard": "7S"|None}``
-- cards: ``{"mode": "cards", "knocker": seat, "knocker_cards": [...],
-  "knocker_melds": [[...]]|None, "defender_cards": [...], "defender_melds": [[...]]|None,
-  "layoffs": [{"card": "8S", "meld": 0}]|None, "upcard": "7S"|None}``
+The web forms and the JSON API both turn what a player entered into a stored hand
+(``hands/stored.py``: quick, dead or card by card, each built in one place there); the
+sheet, the PDF and the API scores all come from replaying them through the engine.
 """
 
 from __future__ import annotations
@@ -17,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TypedDict, cast
 
 from ..scoring import (
     Card,
@@ -32,15 +26,27 @@ from ..scoring import (
     score_quick_hand,
     settle_gin_hand,
 )
+from .stored import DeadHand, GinHand, QuickGinHand
 
 QUICK_OUTCOMES = (Outcome.KNOCK, Outcome.GIN, Outcome.BIG_GIN, Outcome.DEAD)
+
+
+class SettleArgs(TypedDict):
+    """The arguments of ``settle_gin_hand`` but the rules: a hand's cards, read."""
+
+    knocker_cards: list[Card]
+    defender_cards: list[Card]
+    knocker_melds: list[list[Card]] | None
+    defender_melds: list[list[Card]] | None
+    layoffs: list[Layoff] | None
+    upcard: Card | None
 
 
 @dataclass(frozen=True)
 class ScoredHand:
     """A stored hand with what the engine made of it."""
 
-    inputs: Mapping[str, Any]
+    inputs: GinHand
     result: HandResult
     score: HandScore
 
@@ -56,42 +62,8 @@ class ScoredHand:
         return self.inputs.get("mode") == "cards"
 
 
-def quick_hand(
-    outcome: str,
-    knocker: int | None,
-    knocker_deadwood: int | None,
-    defender_deadwood: int | None,
-    upcard: str | None,
-) -> dict[str, Any]:
-    """A hand entered quick, as it is stored (the one place its shape is written):
-    the outcome, the seat that went out and both deadwood counts; a dead hand has
-    neither (``dead_hand``)."""
-    if outcome == "dead":
-        return dead_hand(upcard)
-    return {
-        "mode": "quick",
-        "outcome": outcome,
-        "knocker": knocker,
-        "knocker_deadwood": knocker_deadwood,
-        "defender_deadwood": defender_deadwood,
-        "upcard": upcard,
-    }
-
-
-def dead_hand(upcard: str | None = None) -> dict[str, Any]:
-    """A dead hand (nobody went out), as it is stored."""
-    return {
-        "mode": "quick",
-        "outcome": "dead",
-        "knocker": None,
-        "knocker_deadwood": None,
-        "defender_deadwood": None,
-        "upcard": upcard,
-    }
-
-
 def score_hand(
-    rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int] = (0, 1)
+    rules: Rules, inputs: GinHand, seats: Sequence[int] = (0, 1)
 ) -> ScoredHand:
     """Score stored (or about to be stored) inputs; raises ``HandError`` when they're wrong.
 
@@ -111,7 +83,7 @@ Key = str | tuple[tuple[str, object], ...]
 FLAT = frozenset({int, str, type(None)})  # exactly these: a bool is not an int here
 
 
-def content_key(inputs: Mapping[str, Any]) -> Key:
+def content_key(inputs: Mapping[str, object]) -> Key:
     """A hashable key equal only for equal inputs (of equal types: ``True`` is not ``1``).
 
     A quick hand's inputs are flat (names to whole numbers, strings, ``None``): their
@@ -139,11 +111,12 @@ def content_key(inputs: Mapping[str, Any]) -> Key:
 
 @lru_cache(maxsize=8192)
 def _score_by_content(rules: Rules, key: Key, seats: tuple[int, ...]) -> ScoredHand:
-    inputs = json.loads(key) if isinstance(key, str) else dict(key)
+    # The stored hand the key was made of, as it was.
+    inputs = cast(GinHand, json.loads(key) if isinstance(key, str) else dict(key))
     return _score(rules, inputs, seats)
 
 
-def _score(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int]) -> ScoredHand:
+def _score(rules: Rules, inputs: GinHand, seats: Sequence[int]) -> ScoredHand:
     if inputs.get("mode") not in ("quick", "cards"):
         raise HandError([Problem("mode", "a hand is entered quick or with cards")])
     upcard = _card(inputs.get("upcard"))
@@ -159,11 +132,12 @@ def _score(rules: Rules, inputs: Mapping[str, Any], seats: Sequence[int]) -> Sco
             upcard=upcard,
         )
     else:
+        quick = cast(QuickGinHand | DeadHand, inputs)  # its mode is "quick"
         result = score_quick_hand(
             rules,
-            Outcome(inputs.get("outcome", "knock")),
-            int(inputs.get("knocker_deadwood") or 0),
-            int(inputs.get("defender_deadwood") or 0),
+            Outcome(quick.get("outcome", "knock")),
+            int(quick.get("knocker_deadwood") or 0),
+            int(quick.get("defender_deadwood") or 0),
             upcard=upcard,
         )
     if result.outcome is Outcome.DEAD or not isinstance(knocker, int) or knocker not in seats:

@@ -31,7 +31,7 @@ import io
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from flask import Response, abort
 from flask_babel import force_locale, gettext, pgettext
@@ -39,6 +39,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, selectinload
 
 from ..hands.inputs import score_hand
+from ..hands.stored import GinHand, QuickGinHand
 from ..i18n import LANGUAGES
 from ..models import Game, Group
 from ..scoring import HandError
@@ -267,15 +268,17 @@ def _column_totals(data: Mapping[str, Any], hand: Mapping[str, Any]) -> list[int
     return None
 
 
-def _deadwood(game: Game, inputs: dict[str, Any]) -> tuple[int | None, int | None]:
+def _deadwood(game: Game, inputs: GinHand) -> tuple[int | None, int | None]:
     """The knocker's and the defender's deadwood, as the engine counted it (a hand
     entered with cards has its deadwood counted from them); none for a dead hand."""
-    if inputs.get("outcome") == "dead" or inputs.get("knocker") is None:
+    knocker = inputs.get("knocker")
+    if inputs.get("outcome") == "dead" or knocker is None:
         return None, None
     if inputs.get("mode") != "cards":
-        return inputs.get("knocker_deadwood"), inputs.get("defender_deadwood")
+        quick = cast(QuickGinHand, inputs)
+        return quick.get("knocker_deadwood"), quick.get("defender_deadwood")
     try:
-        result = score_hand(game_rules(game), inputs, (int(inputs["knocker"]), -1)).result
+        result = score_hand(game_rules(game), inputs, (int(knocker), -1)).result
     except (HandError, KeyError, TypeError, ValueError):
         return None, None
     return result.knocker.deadwood_points, result.defender.deadwood_points

@@ -14,7 +14,7 @@ do not), so each undo or delete is restored at most once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -25,6 +25,7 @@ from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
 from ..db import get_session
+from ..hands.stored import StoredHand, stored_hand
 from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
 from ..variants import Variant, variant_for
 from . import access
@@ -110,7 +111,7 @@ class WithNewHand:
     over before the hand (``Sheet.ended_before``) and answers for the game saved."""
 
     game: GameData
-    inputs: Mapping[str, Any]
+    inputs: StoredHand
 
     @property
     def id(self) -> str:
@@ -175,7 +176,7 @@ def check_version(game: GameData, version: int | None) -> None:
 def add_hand(
     db: Session,
     game: Game,
-    inputs: Mapping[str, Any],
+    inputs: StoredHand,
     *,
     token: str | None,
     version: int | None,
@@ -209,7 +210,7 @@ def add_hand(
 
 
 def edit_hand(
-    db: Session, game: Game, number: int, inputs: Mapping[str, Any], *, version: int | None, by: str
+    db: Session, game: Game, number: int, inputs: StoredHand, *, version: int | None, by: str
 ) -> None:
     """Replace a hand's inputs; everything after it is recomputed on the next replay."""
     check_version(game, version)
@@ -279,7 +280,7 @@ def restore_hand(
     version: int | None,
     by: str,
     finished: Callable[[Game], bool],
-) -> tuple[int, Mapping[str, Any]]:
+) -> tuple[int, StoredHand]:
     """Put an undone or deleted hand back, exactly as it was entered: an undone hand as
     the last hand again, a deleted one at its old number (the hands from there on move
     down one). Returns its number and inputs; the caller replays the game to check it
@@ -303,7 +304,7 @@ def restore_hand(
         if later.number >= number:
             later.number += 1
             db.flush()  # one at a time, from the end: the numbers stay unique
-    inputs = dict(source.before)
+    inputs = stored_hand(dict(source.before))
     game.hands.insert(number - 1, Hand(number=number, inputs=inputs))
     _record(game, "restore", number, {"restores": position}, dict(inputs), by)
     return number, inputs

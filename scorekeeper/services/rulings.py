@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from ..hands.inputs import SettleArgs
 from ..jsonbody import cards_json
 from ..models import Game, Hand, Ruling
 from ..scoring.cards import Card, parse_cards
@@ -175,13 +176,11 @@ def remi_verdict(result: RemiResult) -> dict[str, Any]:
     }
 
 
-def gin_hands(
-    rules: Rules, inputs: Mapping[str, Any]
-) -> dict[str, Any]:
+def gin_hands(rules: Rules, inputs: SettleArgs) -> dict[str, Any]:
     """The hands as entered (``settle_gin_hand``'s keyword arguments, parsed), as a
     ``/gin/settle`` body in canonical notation."""
 
-    def melds(value: Any) -> list[list[str]] | None:
+    def melds(value: list[list[Card]] | None) -> list[list[str]] | None:
         return None if value is None else [cards_json(m) for m in value]
 
     layoffs = inputs.get("layoffs")
@@ -200,7 +199,7 @@ def gin_hands(
     }
 
 
-def keep_gin(rules: Rules, inputs: Mapping[str, Any], result: HandResult) -> Ruling:
+def keep_gin(rules: Rules, inputs: SettleArgs, result: HandResult) -> Ruling:
     """A new ruling of a settled gin hand (the caller adds and commits it)."""
     return Ruling(kind="gin", rules=rules.to_dict(), hands=gin_hands(rules, inputs),
                   verdict=gin_verdict(result), stamp=SCORING_STAMP)

@@ -16,6 +16,7 @@ from flask_wtf import FlaskForm
 
 from ..charts.race import Race
 from ..hands.inputs import score_hand
+from ..hands.stored import StoredHand, gin_hand
 from ..jsonbody import ApiError
 from ..models import Game, GameData
 from ..scoring import Rules
@@ -98,7 +99,7 @@ class Variant:
         """The game's hands replayed through the engine."""
         raise NotImplementedError
 
-    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: StoredHand) -> None:
         """Raise ``HandError``/``ValueError`` with ``.problems`` if the inputs can't be scored."""
         raise NotImplementedError
 
@@ -108,11 +109,11 @@ class Variant:
         ``number`` is the hand being corrected (``None``: the next hand)."""
         raise NotImplementedError
 
-    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> StoredHand | None:
         """Stored inputs from a submitted quick form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill a quick form from stored inputs (correcting a hand)."""
         raise NotImplementedError
 
@@ -120,11 +121,11 @@ class Variant:
         """The card-entry form (only when ``card_mode``); ``number`` as for ``quick_form``."""
         raise NotImplementedError
 
-    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> StoredHand | None:
         """Stored inputs from a submitted card form, or ``None`` with the errors on it."""
         raise NotImplementedError
 
-    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill a card form from stored inputs."""
         raise NotImplementedError
 
@@ -134,23 +135,23 @@ class Variant:
         total after every counted hand, from the replay (``charts.race.race_of``)."""
         return ()
 
-    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+    def entry_mode(self, inputs: StoredHand) -> str:
         """``cards`` or ``quick``: the page a stored hand is corrected on by default."""
         return "cards" if inputs.get("mode") == "cards" else "quick"
 
     # --- the history ----------------------------------------------------------------
-    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+    def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
         """What a hand's stored inputs say, in words (``variants/wording.py``): by default a
         gin hand between the game's two players."""
-        return gin_clauses(inputs, game.players)
+        return gin_clauses(gin_hand(inputs), game.players)
 
-    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+    def rule_applied(self, game: GameData, inputs: StoredHand) -> str:
         """The rule card anchor (``/g/<id>/rules#<anchor>``) a hand's stored inputs turn
         on, for its history entries: by default how the gin hand ended, as the engine
         scores it (a knock with more deadwood is an undercut); ``""`` when the inputs
         cannot be scored."""
         try:
-            result = score_hand(game_rules(game), inputs).result
+            result = score_hand(game_rules(game), gin_hand(inputs)).result
         except (KeyError, TypeError, ValueError, AttributeError):  # odd imported inputs
             return ""
         return outcome_rule(
@@ -158,8 +159,10 @@ class Variant:
         )
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
-        """Stored inputs from an API body; raise ``ApiError`` with field paths."""
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> StoredHand:
+        """Stored inputs from an API body (JSON as the request holds it): its shape read by
+        its type (``hands.bodies``), then what the shape cannot tell checked; raise
+        ``ApiError`` with field paths."""
         raise NotImplementedError
 
     def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
@@ -168,7 +171,7 @@ class Variant:
         ``knocker_cards``) for the fields named otherwise."""
         raise NotImplementedError
 
-    def read_stored(self, inputs: Mapping[str, Any], game: GameData) -> dict[str, Any]:
+    def read_stored(self, inputs: Mapping[str, Any], game: GameData) -> StoredHand:
         """A stored hand from elsewhere (a backup) read as the API reads a new one: the
         body ``stored_body`` makes of it through ``api_inputs``, the same checks to the
         letter. The inputs the API would store, or ``ApiError`` at the stored fields."""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -11,6 +11,7 @@ from wtforms import HiddenField, RadioField
 from wtforms.validators import InputRequired
 
 from ..charts.race import Race, race_of
+from ..hands.bodies import CardHand, GinHandBody, QuickHand, check_gin_hand
 from ..hands.entry import (
     QUICK_FIELDS,
     card_inputs,
@@ -22,16 +23,23 @@ from ..hands.entry import (
 )
 from ..hands.fields import GinCardsForm, QuickHandForm
 from ..hands.inputs import ScoredHand, score_hand
+from ..hands.stored import (
+    CardsGinHand,
+    GinHand,
+    StoredHand,
+    StoredLayoff,
+    cards_hand,
+    dead_hand,
+    gin_hand,
+    quick_hand,
+)
 from ..jsonbody import (
-    ApiError,
     card_from_json,
     cards_from_json,
     cards_json,
     explanation_json,
     fail,
     index_from_json,
-    list_at,
-    object_at,
     problems_at,
 )
 from ..models import Game, GameData, new_token
@@ -41,7 +49,6 @@ from . import answers
 from .base import Sheet, Variant, own
 from .replay import GinSheet, game_rules, gin_sheet
 
-QUICK = ("knock", "gin", "big_gin", "dead")
 QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
 # A hand entered with cards: its stored fields, where ``hand_inputs`` reads them.
 CARD_BODY = {
@@ -53,6 +60,7 @@ CARD_BODY = {
     "layoffs": ("defender", "layoffs"),
 }
 
+OPTIONAL = ("melds", "layoffs")  # of a card body: left out, the engine finds the best
 F = TypeVar("F", bound=FlaskForm)
 
 
@@ -114,16 +122,16 @@ class GinVariant(Variant):
         rows = [(r.number, r.totals, (r.box,)) for r in played.game.rows if not r.after_end]
         return (race_of(played.players, rows, target=played.rules.target),)
 
-    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: StoredHand) -> None:
         """Score the inputs once; the engine raises ``HandError`` when they are wrong."""
-        score_hand(game_rules(game), inputs)
+        score_hand(game_rules(game), gin_hand(inputs))
 
     def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> QuickHandForm:
         """Outcome, who went out, two deadwood counts (and the upcard in Oklahoma)."""
         form: QuickHandForm = prepare(QuickHandForm(), game)
         return form
 
-    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> GinHand | None:
         """Stored inputs from the quick form, checked by the engine."""
         inputs = quick_inputs(form) if form.validate_on_submit() else None
         if inputs is None:
@@ -135,16 +143,16 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored hand."""
-        fill_quick(form, inputs)
+        fill_quick(form, gin_hand(inputs))
 
     def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> CardHandForm:
         """Both hands' cards, optional melds and layoffs, who knocked."""
         form: CardHandForm = prepare(CardHandForm(), game)
         return form
 
-    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> GinHand | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         if not form.validate_on_submit():
             return None
@@ -156,13 +164,14 @@ class GinVariant(Variant):
             return None
         return inputs
 
-    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored hand (a quick hand starts with empty cards)."""
-        fill_cards(form, inputs)
+        fill_cards(form, gin_hand(inputs))
 
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
-        """Quick totals or cards, as docs/api.md and the OpenAPI document describe."""
-        inputs = hand_inputs(body, len(game.players))
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> GinHand:
+        """Quick totals or cards, as docs/api.md and the OpenAPI document describe: the
+        body's shape read by its type (``hands.bodies``), then its cards and seat."""
+        inputs = hand_inputs(check_gin_hand(body), len(game.players))
         try:
             self.check(game, inputs)
         except HandError as exc:
@@ -240,39 +249,24 @@ def settlement_json(settlement: Settlement | None) -> answers.Settlement | None:
     }
 
 
-def _deadwood(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        fail(where, "must be a whole number")
-    return int(value)
-
-
-def hand_inputs(body: dict[str, Any], seats: int, where: str = "") -> dict[str, Any]:
-    """Stored inputs from an API hand body (quick totals or cards); ``where`` prefixes paths."""
+def hand_inputs(body: GinHandBody, seats: int, where: str = "") -> GinHand:
+    """The stored hand of a gin hand's body, its shape read (``hands.bodies``); refused
+    (``ApiError``, paths prefixed with ``where``) where the shape cannot tell: a card that
+    is none, a seat not at this table."""
     upcard = body.get("upcard")
     upcard_text = str(card_from_json(upcard, f"{where}upcard")) if upcard is not None else None
-    knocker = body.get("knocker")
-    if isinstance(knocker, dict):
-        return _card_inputs(body, knocker, seats, upcard_text, where)
-    outcome = body.get("outcome")
-    if outcome not in QUICK:
-        fail(f"{where}outcome", f"must be one of {', '.join(QUICK)}")
-    if outcome == "dead":
-        return {
-            "mode": "quick",
-            "outcome": "dead",
-            "knocker": None,
-            "knocker_deadwood": None,
-            "defender_deadwood": None,
-            "upcard": upcard_text,
-        }
-    return {
-        "mode": "quick",
-        "outcome": outcome,
-        "knocker": index_from_json(knocker, f"{where}knocker", seats),
-        "knocker_deadwood": _deadwood(body.get("knocker_deadwood", 0), f"{where}knocker_deadwood"),
-        "defender_deadwood": _deadwood(body.get("defender_deadwood"), f"{where}defender_deadwood"),
-        "upcard": upcard_text,
-    }
+    if "defender" in body:
+        return _card_inputs(cast(CardHand, body), seats, upcard_text, where)
+    if body["outcome"] == "dead":
+        return dead_hand(upcard_text)
+    quick = cast(QuickHand, body)
+    return quick_hand(
+        quick["outcome"],
+        index_from_json(quick["knocker"], f"{where}knocker", seats),
+        quick.get("knocker_deadwood", 0),
+        quick["defender_deadwood"],
+        upcard_text,
+    )
 
 
 def hand_body(
@@ -281,7 +275,8 @@ def hand_body(
     """The API body ``hand_inputs`` reads into these stored inputs, and where the body's
     fields named otherwise are stored (``where`` prefixes both paths)."""
     mode = inputs.get("mode")
-    # No upcard is stored as null and sent by leaving the field out.
+    # No upcard (nor, with cards, declared melds or layoffs) is stored as null and sent
+    # by leaving the field out.
     if mode == "quick":
         return {key: inputs[key] for key in QUICK_BODY
                 if key in inputs and not (key == "upcard" and inputs[key] is None)}, {}
@@ -291,48 +286,36 @@ def hand_body(
     if inputs.get("upcard") is not None:
         body["upcard"] = inputs["upcard"]
     for stored, (part, key) in CARD_BODY.items():
-        body[part][key] = inputs.get(stored)
+        if not (key in OPTIONAL and inputs.get(stored) is None):
+            body[part][key] = inputs.get(stored)
     fields = {f"{where}{part}.{key}": f"{where}{stored}"
               for stored, (part, key) in CARD_BODY.items()}
     return body, fields
 
 
 def _card_inputs(
-    body: dict[str, Any], knocker: dict[str, Any], seats: int, upcard: str | None, where: str
-) -> dict[str, Any]:
-    seat = knocker.get("seat", body.get("knocker_seat"))
-    defender = object_at(body.get("defender"), f"{where}defender")
+    body: CardHand, seats: int, upcard: str | None, where: str
+) -> CardsGinHand:
+    knocker, defender = body["knocker"], body["defender"]
 
-    def melds(value: Any, at: str) -> list[list[str]] | None:
+    def melds(value: list[Any] | None, at: str) -> list[list[str]] | None:
         if value is None:
             return None
-        return [
-            cards_json(cards_from_json(m, f"{at}[{i}]"))
-            for i, m in enumerate(list_at(value, at, limit=8))
-        ]
+        return [cards_json(cards_from_json(m, f"{at}[{i}]")) for i, m in enumerate(value)]
 
-    layoffs = None
+    layoffs: list[StoredLayoff] | None = None
     if defender.get("layoffs") is not None:
-        layoffs = []
         at = f"{where}defender.layoffs"
-        for i, item in enumerate(list_at(defender["layoffs"], at, limit=11)):
-            item = object_at(item, f"{at}[{i}]")
-            meld = item.get("meld")
-            if isinstance(meld, bool) or not isinstance(meld, int):
-                fail(f"{at}[{i}].meld", "must be a whole number")
-            card = card_from_json(item.get("card"), f"{at}[{i}].card")
-            layoffs.append({"card": str(card), "meld": meld})
-    if seat is None:
-        raise ApiError([(f"{where}knocker.seat", "say which seat knocked")])
-    return {
-        "mode": "cards",
-        "knocker": index_from_json(seat, f"{where}knocker.seat", seats),
-        "knocker_cards": cards_json(cards_from_json(knocker.get("cards"), f"{where}knocker.cards")),
-        "knocker_melds": melds(knocker.get("melds"), f"{where}knocker.melds"),
-        "defender_cards": cards_json(
-            cards_from_json(defender.get("cards"), f"{where}defender.cards")
-        ),
-        "defender_melds": melds(defender.get("melds"), f"{where}defender.melds"),
-        "layoffs": layoffs,
-        "upcard": upcard,
-    }
+        layoffs = [
+            {"card": str(card_from_json(item["card"], f"{at}[{i}].card")), "meld": item["meld"]}
+            for i, item in enumerate(defender.get("layoffs") or [])
+        ]
+    return cards_hand(
+        index_from_json(knocker["seat"], f"{where}knocker.seat", seats),
+        cards_json(cards_from_json(knocker["cards"], f"{where}knocker.cards")),
+        melds(knocker.get("melds"), f"{where}knocker.melds"),
+        cards_json(cards_from_json(defender["cards"], f"{where}defender.cards")),
+        melds(defender.get("melds"), f"{where}defender.melds"),
+        layoffs,
+        upcard,
+    )

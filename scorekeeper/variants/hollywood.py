@@ -17,6 +17,7 @@ from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
 from ..hands.inputs import ScoredHand, score_hand
+from ..hands.stored import gin_hand
 from ..jsonbody import explanation_json
 from ..models import Game, GameData
 from ..scoring import Rules
@@ -89,7 +90,7 @@ class HollywoodSheet:
 def hollywood_sheet(game: GameData) -> HollywoodSheet:
     """Replay a Hollywood match's hands into its columns."""
     rules = game_rules(game)
-    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
     played = play_hollywood(
         rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
     )

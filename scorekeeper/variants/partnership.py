@@ -21,6 +21,7 @@ from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
 from ..charts.race import TEAM_DEALS, Race, race_of
+from ..hands.bodies import check_deal
 from ..hands.entry import (
     QUICK_FIELDS,
     fill_cards,
@@ -30,8 +31,17 @@ from ..hands.entry import (
     show_problems,
 )
 from ..hands.entry import card_inputs as table_card_inputs
-from ..hands.inputs import ScoredHand, dead_hand, score_hand
-from ..jsonbody import ApiError, explanation_json, fail, list_at, object_at
+from ..hands.inputs import ScoredHand, score_hand
+from ..hands.stored import (
+    GinHand,
+    PartnershipDeal,
+    StoredHand,
+    dead_hand,
+    gin_hand,
+    partnership_deal,
+    stored_hand,
+)
+from ..jsonbody import ApiError, explanation_json, fail
 from ..models import Game, GameData, new_token
 from ..names import isolated
 from ..scoring import HandError, Rules
@@ -100,15 +110,16 @@ class PartnershipSheet:
         )
 
 
-def table_hand(rules: Rules, inputs: Mapping[str, Any], pair: Table) -> ScoredHand:
+def table_hand(rules: Rules, inputs: GinHand, pair: Table) -> ScoredHand:
     """Score one table's stored hand, its knocker (0/1 within ``pair``) turned into a seat."""
     knocker = inputs.get("knocker")
     if isinstance(knocker, int) and not isinstance(knocker, bool) and knocker in (0, 1):
-        inputs = {**inputs, "knocker": pair[knocker]}
+        inputs = gin_hand({**inputs, "knocker": pair[knocker]})
     return score_hand(rules, inputs, seats=pair)
 
 
-def _tables(inputs: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def _tables(inputs: StoredHand) -> list[GinHand]:
+    """A stored deal's two tables (``HandError`` if it is no deal)."""
     tables = inputs.get("tables")
     if inputs.get("mode") != "deal" or not isinstance(tables, list) or len(tables) != 2:
         raise HandError([Problem("tables", _("A deal is two hands, one at each table."))])
@@ -120,7 +131,7 @@ def partnership_sheet(game: GameData) -> PartnershipSheet:
     rules = game_rules(game)
     deals = []
     for number, stored in enumerate(game.hands, start=1):
-        tables = _tables(stored.inputs)
+        tables = _tables(stored_hand(stored.inputs))
         pairs = pairing(number)
         deals.append(
             (table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1]))
@@ -181,7 +192,7 @@ class PartnershipVariant(Variant):
         target = replayed.rules.target
         return (race_of(replayed.team_names, rows, target=target, caption=TEAM_DEALS),)
 
-    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+    def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
         """A deal in words, table by table, each table's players by this deal's pairing."""
         tables = inputs.get("tables")
         if not isinstance(tables, list):
@@ -199,15 +210,15 @@ class PartnershipVariant(Variant):
             )
             found += [
                 Clause(f"tables.{index}.{clause.key}", clause.message, group)
-                for clause in gin_clauses(table, names)
+                for clause in gin_clauses(gin_hand(table), names)
             ]
         return found
 
-    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+    def rule_applied(self, game: GameData, inputs: StoredHand) -> str:
         """A deal nets its two tables' hands: the partnership rule."""
         return "teams"
 
-    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: StoredHand) -> None:
         """Score both tables; a knocker is 0 or 1 (within the table's pair)."""
         rules = game_rules(game)
         problems: list[Problem] = []
@@ -231,14 +242,14 @@ class PartnershipVariant(Variant):
         form: DealQuickForm = _prepare(DealQuickForm(), game, replayed, number)
         return form
 
-    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> PartnershipDeal | None:
         """The deal's inputs, each table checked by the engine at its own fields."""
         if not form.validate_on_submit():
             return None
         rules = game_rules(game)
-        tables = []
+        tables: list[GinHand | None] = []
         for table in form.tables():
-            inputs = quick_inputs(table)
+            inputs: GinHand | None = quick_inputs(table)
             if inputs is not None:
                 try:
                     score_hand(rules, inputs)
@@ -246,11 +257,12 @@ class PartnershipVariant(Variant):
                     show_problems(table, exc.problems, QUICK_FIELDS)
                     inputs = None
             tables.append(inputs)
-        if any(inputs is None for inputs in tables):
+        both = [inputs for inputs in tables if inputs is not None]
+        if len(both) != len(tables):
             return None
-        return {"mode": "deal", "tables": tables}
+        return partnership_deal(both)
 
-    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill both tables from a stored deal."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_quick(table, stored)
@@ -262,7 +274,7 @@ class PartnershipVariant(Variant):
         form: DealCardsForm = _prepare(DealCardsForm(), game, replayed, number, dead=True)
         return form
 
-    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> PartnershipDeal | None:
         """The deal's inputs, each table with its cards, or (cards left empty) from its
         quick fields, or dead; every table checked by the engine at its own fields."""
         if not form.is_submitted():
@@ -273,7 +285,7 @@ class PartnershipVariant(Variant):
         if _has_errors(form):
             return None
         rules = game_rules(game)
-        tables: list[dict[str, Any]] = []
+        tables: list[GinHand] = []
         ok = True
         for table in form.tables():
             inputs = _table_inputs(table)
@@ -290,9 +302,9 @@ class PartnershipVariant(Variant):
                 ok = False
                 continue
             tables.append(inputs)
-        return {"mode": "deal", "tables": tables} if ok else None
+        return partnership_deal(tables) if ok else None
 
-    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill both tables, each in the mode it was entered (a dead one says so)."""
         for table, stored in zip(form.tables(), _tables(inputs), strict=True):
             fill_cards(table, stored)
@@ -303,7 +315,7 @@ class PartnershipVariant(Variant):
                 table.knocker_deadwood.data = stored.get("knocker_deadwood")
                 table.defender_deadwood.data = stored.get("defender_deadwood")
 
-    def entry_mode(self, inputs: Mapping[str, Any]) -> str:
+    def entry_mode(self, inputs: StoredHand) -> str:
         """A deal with a table entered card by card is corrected on the card page (where
         each table shows in its own mode)."""
         tables = inputs.get("tables")
@@ -314,16 +326,11 @@ class PartnershipVariant(Variant):
         return "quick"
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> PartnershipDeal:
         """``{"tables": [hand, hand]}``: gin hand bodies, knocker 0/1 within each pair."""
-        items = list_at(body.get("tables"), "tables", limit=2)
-        if len(items) != 2:
-            fail("tables", "a deal is two hands: seat 0's table, then seat 2's")
-        tables = [
-            hand_inputs(object_at(item, f"tables[{i}]"), 2, f"tables[{i}].")
-            for i, item in enumerate(items)
-        ]
-        inputs = {"mode": "deal", "tables": tables}
+        deal = check_deal(body)
+        tables = [hand_inputs(table, 2, f"tables[{i}].") for i, table in enumerate(deal["tables"])]
+        inputs = partnership_deal(tables)
         try:
             self.check(game, inputs)
         except HandError as exc:
@@ -366,7 +373,8 @@ class PartnershipVariant(Variant):
         if not hands:
             return document
         deals = zip(game.hands, played.deals, replayed.deals, strict=True)
-        rows = [deal_json(stored.inputs, deal, tables) for stored, deal, tables in deals]
+        rows = [deal_json(stored_hand(stored.inputs), deal, tables)
+                for stored, deal, tables in deals]
         # The deals after the teams, as the document always listed them.
         return {"teams": document["teams"], "team_names": document["team_names"],
                 "hands": rows, **document}
@@ -393,7 +401,7 @@ def _forget_unused(table: Any) -> None:
         table.knocker.errors = [_("Choose who knocked.")]
 
 
-def _table_inputs(table: Any) -> dict[str, Any] | None:
+def _table_inputs(table: Any) -> GinHand | None:
     """One table's stored inputs: dead, quick (no cards typed) or with its cards."""
     if table.dead:
         return dead_hand()
@@ -403,7 +411,7 @@ def _table_inputs(table: Any) -> dict[str, Any] | None:
 
 
 def deal_json(
-    inputs: Mapping[str, Any], deal: Deal, tables: Sequence[ScoredHand]
+    inputs: StoredHand, deal: Deal, tables: Sequence[ScoredHand]
 ) -> answers.PartnershipGameDeal:
     """One deal: both tables (inputs as stored, knocker within the pair) and the net."""
     return {

@@ -18,12 +18,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 
 from ..charts.race import REMI_DEALS, Race, race_of
+from ..hands.bodies import (
+    RemiCardDeal,
+    RemiDealBody,
+    RemiQuickDeal,
+    check_remi_deal,
+    remi_deal_shape,
+)
+from ..hands.stored import RemiDeal as StoredDeal
+from ..hands.stored import StoredHand, remi_card_deal, remi_deal, remi_quick_deal
 from ..jsonbody import (
     ApiError,
     card_from_json,
@@ -32,8 +41,6 @@ from ..jsonbody import (
     explanation_json,
     fail,
     index_from_json,
-    list_at,
-    object_at,
 )
 from ..models import Game, GameData
 from ..scoring import Rules
@@ -53,18 +60,16 @@ from ..scoring.remi import (
 from ..scoring.rules import PRESETS
 from . import answers
 from .base import Sheet, Variant, own
-from .remi_forms import SEATS, RemiCardForm, RemiQuickForm
+from .remi_forms import RemiCardForm, RemiQuickForm
 from .replay import game_rules
 from .wording import Clause, remi_clauses
-
-MAX_TABLE = 8  # combinations one player can have put down (7-card hands; generous)
 
 
 @dataclass(frozen=True)
 class ScoredDeal:
     """A stored deal with what the engine made of it: a card result or quick scores."""
 
-    inputs: Mapping[str, Any]
+    inputs: StoredDeal
     scores: tuple[int, ...]
     went_out: int | None
     result: RemiResult | None = None  # entered with cards
@@ -112,7 +117,7 @@ def _prefixed(problems: Sequence[tuple[str, str]], prefix: str) -> list[tuple[st
     return [(f"{prefix}.{where}", message) for where, message in problems]
 
 
-def _went_out(inputs: Mapping[str, Any], seats: int) -> int | None:
+def _went_out(inputs: StoredDeal, seats: int) -> int | None:
     out = inputs.get("went_out")
     if out is None:
         return None
@@ -121,8 +126,8 @@ def _went_out(inputs: Mapping[str, Any], seats: int) -> int | None:
     return int(out)
 
 
-def _entries(inputs: Mapping[str, Any], seats: int) -> list[Mapping[str, Any]]:
-    entries = inputs.get("players")
+def _entries(inputs: StoredDeal, seats: int) -> list[Mapping[str, Any]]:
+    entries: object = inputs.get("players")
     if not isinstance(entries, list) or len(entries) != seats:
         raise RemiError([("players", f"{seats} players' entries are needed, one per player")])
     if not all(isinstance(entry, Mapping) for entry in entries):
@@ -130,7 +135,7 @@ def _entries(inputs: Mapping[str, Any], seats: int) -> list[Mapping[str, Any]]:
     return entries
 
 
-def score_deal(rules: Rules, players: Sequence[str], inputs: Mapping[str, Any]) -> ScoredDeal:
+def score_deal(rules: Rules, players: Sequence[str], inputs: StoredDeal) -> ScoredDeal:
     """Score stored (or about to be stored) inputs; ``RemiError`` lists every problem."""
     seats = len(players)
     out = _went_out(inputs, seats)
@@ -190,7 +195,7 @@ def remi_sheet(game: GameData) -> RemiSheet:
     """Replay a Remi game's deals."""
     rules = game_rules(game)
     players = tuple(game.players)
-    deals = tuple(score_deal(rules, players, hand.inputs) for hand in game.hands)
+    deals = tuple(score_deal(rules, players, remi_deal(hand.inputs)) for hand in game.hands)
     played = _replay(rules, players, int(game.setup.get("dealer", 0)), deals)
     return RemiSheet(rules, players, deals, played)
 
@@ -245,17 +250,17 @@ class RemiVariant(Variant):
         target = None if replayed.rules.deals is not None else replayed.rules.target
         return (race_of(replayed.players, rows, target=target, caption=REMI_DEALS),)
 
-    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+    def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
         """A deal in words: who went out, each player's plus and minus or his cards."""
-        return remi_clauses(inputs, game.players)
+        return remi_clauses(remi_deal(inputs), game.players)
 
-    def rule_applied(self, game: GameData, inputs: Mapping[str, Any]) -> str:
+    def rule_applied(self, game: GameData, inputs: StoredHand) -> str:
         """A deal is scored plus its combinations, minus the rest: the scoring of a deal."""
         return "remi-scoring"
 
-    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: StoredHand) -> None:
         """Score the deal once; ``RemiError`` (a ``ValueError``) lists every problem."""
-        score_deal(game_rules(game), game.players, inputs)
+        score_deal(game_rules(game), game.players, remi_deal(inputs))
 
     # --- the pages ------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiQuickForm:
@@ -264,7 +269,7 @@ class RemiVariant(Variant):
         _ready(form, game)
         return form
 
-    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def quick_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> StoredDeal | None:
         """Stored inputs from the quick form, checked by the engine."""
         valid = form.validate_on_submit()
         inputs = form.read()  # marks what is missing even beside other errors
@@ -272,9 +277,9 @@ class RemiVariant(Variant):
             return None
         return self._checked(form, game, inputs, form.discard_value)
 
-    def fill_quick(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_quick(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored deal."""
-        form.fill(inputs)
+        form.fill(remi_deal(inputs))
 
     def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiCardForm:
         """Every player's table combinations and hand, who went out, the final discard."""
@@ -282,20 +287,20 @@ class RemiVariant(Variant):
         _ready(form, game)
         return form
 
-    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> dict[str, Any] | None:
+    def card_inputs(self, form: FlaskForm, game: Game, sheet: Sheet) -> StoredDeal | None:
         """Stored inputs from the card form, checked and explained by the engine."""
         inputs = form.read() if form.validate_on_submit() else None
         if inputs is None:
             return None
         return self._checked(form, game, inputs, form.final_discard)
 
-    def fill_cards(self, form: FlaskForm, inputs: Mapping[str, Any]) -> None:
+    def fill_cards(self, form: FlaskForm, inputs: StoredHand) -> None:
         """Prefill from a stored deal (a quick deal starts with empty cards)."""
-        form.fill(inputs)
+        form.fill(remi_deal(inputs))
 
     def _checked(
-        self, form: FlaskForm, game: Game, inputs: dict[str, Any], discard: Any
-    ) -> dict[str, Any] | None:
+        self, form: FlaskForm, game: Game, inputs: StoredDeal, discard: Any
+    ) -> StoredDeal | None:
         try:
             self.check(game, inputs)
         except RemiError as exc:
@@ -304,9 +309,10 @@ class RemiVariant(Variant):
         return inputs
 
     # --- JSON -----------------------------------------------------------------------
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
-        """Quick totals or cards (see ``deal_inputs``), checked by the engine."""
-        inputs = deal_inputs(body, len(game.players))
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> StoredDeal:
+        """Quick totals or cards (see ``deal_inputs``): the body's shape read by its type
+        (``hands.bodies``), then checked by the engine."""
+        inputs = deal_inputs(check_remi_deal(body), len(game.players))
         try:
             self.check(game, inputs)
         except RemiError as exc:
@@ -375,19 +381,10 @@ def _api_where(problem: tuple[str, str]) -> tuple[str, str]:
     return out, message
 
 
-def _number(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        fail(where, "must be a whole number")
-    return int(value)
-
-
-def _total(value: Any, where: str) -> int:
-    """A typed plus or minus; left out (or null) it is 0."""
-    return 0 if value is None else _number(value, where)
-
-
-def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
-    """Stored inputs from an API body.
+def deal_inputs(body: RemiDealBody, seats: int) -> StoredDeal:
+    """The stored deal of a Remi deal's body, its shape read (``hands.bodies``); refused
+    (``ApiError``) where the shape cannot tell: a seat or a number of players not of
+    this game, a card that is none, a discard without anybody going out.
 
     Quick: ``{"went_out": seat|null, "discard_value": 5|10|15 (or "final_discard": card),
     "players": [{"plus": n, "minus": n}, ...]}`` (a plus or minus left out is 0).
@@ -397,53 +394,37 @@ def deal_inputs(body: Mapping[str, Any], seats: int) -> dict[str, Any]:
     """
     out_raw = body.get("went_out")
     out = None if out_raw is None else index_from_json(out_raw, "went_out", seats)
-    entries = list_at(body.get("players"), "players", limit=SEATS)
-    if len(entries) != seats:
+    if len(body["players"]) != seats:
         fail("players", f"this game has {seats} players: send one entry for each, in seat order")
-    entries = [object_at(entry, f"players[{i}]") for i, entry in enumerate(entries)]
-    mode = body.get("mode")
-    if mode is None:
-        mode = "quick" if any("plus" in e or "minus" in e for e in entries) else "cards"
-    if mode not in ("quick", "cards"):
-        fail("mode", "must be quick or cards")
     discard = body.get("final_discard")
     card = None if discard is None else card_from_json(discard, "final_discard")
     if out is None and (card is not None or body.get("discard_value") is not None):
         fail("went_out", "only the player who went out has a final discard: say who went out")
-    if mode == "cards":
-        players = []
-        for i, entry in enumerate(entries):
-            table = list_at(entry.get("table", []), f"players[{i}].table", limit=MAX_TABLE)
-            players.append(
-                {
-                    "table": [
-                        cards_json(cards_from_json(group, f"players[{i}].table[{j}]"))
-                        for j, group in enumerate(table)
-                    ],
-                    "hand": cards_json(
-                        cards_from_json(entry.get("hand", []), f"players[{i}].hand")
-                    ),
-                    "final_discard": str(card) if i == out and card is not None else None,
-                }
-            )
-        return {"mode": "cards", "went_out": out, "players": players}
-    value = body.get("discard_value")
-    if value is None and card is not None:
-        value = card.remi_value
-    elif value is not None:
-        value = _number(value, "discard_value")
-    return {
-        "mode": "quick",
-        "went_out": out,
-        "players": [
+    if remi_deal_shape(dict(body)) is RemiCardDeal:
+        entries = cast(RemiCardDeal, body)["players"]
+        return remi_card_deal(out, [
             {
-                "plus": _total(entry.get("plus"), f"players[{i}].plus"),
-                "minus": _total(entry.get("minus"), f"players[{i}].minus"),
-                "discard_value": value if i == out else None,
+                "table": [
+                    cards_json(cards_from_json(group, f"players[{i}].table[{j}]"))
+                    for j, group in enumerate(entry.get("table", []))
+                ],
+                "hand": cards_json(cards_from_json(entry.get("hand", []), f"players[{i}].hand")),
+                "final_discard": str(card) if i == out and card is not None else None,
             }
             for i, entry in enumerate(entries)
-        ],
-    }
+        ])
+    quick = cast(RemiQuickDeal, body)
+    value = quick.get("discard_value")
+    if value is None and card is not None:
+        value = card.remi_value
+    return remi_quick_deal(out, [
+        {
+            "plus": entry.get("plus", 0),
+            "minus": entry.get("minus", 0),
+            "discard_value": value if i == out else None,
+        }
+        for i, entry in enumerate(quick["players"])
+    ])
 
 
 def _player_json(seat: int, deal: ScoredDeal) -> answers.RemiDealPlayer:

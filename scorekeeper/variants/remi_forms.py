@@ -9,7 +9,7 @@ problems (``players.1.table.0``) are put back at the field of the player they ar
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
@@ -24,6 +24,7 @@ from ..hands.fields import (
     HandMeta,
     WholeNumberField,
 )
+from ..hands.stored import RemiCardDeal, RemiDeal, RemiQuickDeal, remi_card_deal, remi_quick_deal
 from ..i18n import say
 
 SEATS = 4
@@ -139,7 +140,7 @@ class RemiQuickForm(_DealForm):
             block.plus.label.text = _("%(name)s: plus", name=name)
             block.minus.label.text = _("%(name)s: minus", name=name)
 
-    def read(self) -> dict[str, Any] | None:
+    def read(self) -> RemiQuickDeal | None:
         """Stored inputs of a validated form, or ``None`` with what is wrong marked.
 
         A blank plus or minus is 0 (the player who went out has no minus); only a form
@@ -163,26 +164,22 @@ class RemiQuickForm(_DealForm):
             ok = False
         if not ok:
             return None
-        return {
-            "mode": "quick",
-            "went_out": out,
-            "players": [
-                {
-                    "plus": plus.data or 0,
-                    "minus": minus.data or 0,
-                    "discard_value": value if seat == out else None,
-                }
-                for seat, (plus, minus) in enumerate(fields)
-            ],
-        }
+        return remi_quick_deal(out, [
+            {
+                "plus": plus.data or 0,
+                "minus": minus.data or 0,
+                "discard_value": value if seat == out else None,
+            }
+            for seat, (plus, minus) in enumerate(fields)
+        ])
 
-    def fill(self, inputs: Any) -> None:
+    def fill(self, inputs: RemiDeal) -> None:
         """Prefill from stored inputs (a deal entered with cards: who went out only)."""
         out = inputs.get("went_out")
         self.went_out.data = STOCK_RAN_OUT if out is None else str(out)
         if inputs.get("mode") != "quick":
             return
-        for seat, player in enumerate(inputs.get("players") or []):
+        for seat, player in enumerate(cast(RemiQuickDeal, inputs).get("players") or []):
             if seat < SEATS:
                 self.block(seat).plus.data = player.get("plus")
                 self.block(seat).minus.data = player.get("minus")
@@ -205,7 +202,7 @@ class RemiCardForm(_DealForm):
         """Whose each player block is, as a refused form's summary names them."""
         return self.names
 
-    def read(self) -> dict[str, Any] | None:
+    def read(self) -> RemiCardDeal | None:
         """Stored inputs of a validated form (cards canonical), or ``None``."""
         if not self.chose_went_out():
             return None
@@ -214,26 +211,22 @@ class RemiCardForm(_DealForm):
         if out is None and card is not None:
             _add(self.final_discard, _("Only the player who went out has a final discard."))
             return None
-        return {
-            "mode": "cards",
-            "went_out": out,
-            "players": [
-                {
-                    "table": [[str(c) for c in group] for group in self.block(seat).table.groups],
-                    "hand": [str(c) for c in self.block(seat).hand.cards],
-                    "final_discard": str(card) if seat == out and card is not None else None,
-                }
-                for seat in self.seats()
-            ],
-        }
+        return remi_card_deal(out, [
+            {
+                "table": [[str(c) for c in group] for group in self.block(seat).table.groups],
+                "hand": [str(c) for c in self.block(seat).hand.cards],
+                "final_discard": str(card) if seat == out and card is not None else None,
+            }
+            for seat in self.seats()
+        ])
 
-    def fill(self, inputs: Any) -> None:
+    def fill(self, inputs: RemiDeal) -> None:
         """Prefill from stored inputs (a quick deal: who went out only)."""
         out = inputs.get("went_out")
         self.went_out.data = STOCK_RAN_OUT if out is None else str(out)
         if inputs.get("mode") != "cards":
             return
-        for seat, player in enumerate(inputs.get("players") or []):
+        for seat, player in enumerate(cast(RemiCardDeal, inputs).get("players") or []):
             if seat < SEATS:
                 block = self.block(seat)
                 block.table.data = "\n".join(" ".join(g) for g in player.get("table") or [])

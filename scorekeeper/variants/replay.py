@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..hands.inputs import ScoredHand, score_hand
+from ..hands.stored import gin_hand
 from ..models import GameData
 from ..scoring import Rules
 from ..scoring.game import GinGame, play_gin_game
@@ -42,7 +43,7 @@ def game_rules(game: GameData) -> Rules:
 def gin_sheet(game: GameData) -> GinSheet:
     """Replay a two-player game's hands."""
     rules = game_rules(game)
-    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
     played = play_gin_game(
         rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
     )

@@ -13,17 +13,19 @@ the next best total as captain.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
+from ..hands.bodies import CardHand, QuickHand, check_gin_hand
 from ..hands.fields import QuickHandForm
 from ..hands.inputs import ScoredHand, score_hand
-from ..jsonbody import explanation_json, fail, problems_at
+from ..hands.stored import StoredHand, ThreeHandHand, gin_hand
+from ..jsonbody import explanation_json, problems_at
 from ..models import Game, GameData
 from ..scoring import HandError, Rules
 from ..scoring.errors import Problem
@@ -79,7 +81,7 @@ class ThreeHandSheet:
 def three_hand_sheet(game: GameData) -> ThreeHandSheet:
     """Replay a three-hand game's hands from the roles of the draw."""
     rules = game_rules(game)
-    hands = tuple(score_hand(rules, hand.inputs) for hand in game.hands)
+    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
     played = play_three_hand(
         rules,
         game.players,
@@ -144,15 +146,15 @@ class ThreeHandVariant(GinVariant):
         rows = [(r.number, r.totals, (r.winner,)) for r in replayed.game.rows if not r.after_end]
         return (race_of(replayed.players, rows, target=replayed.rules.target),)
 
-    def describe_inputs(self, game: Game, number: int, inputs: Mapping[str, Any]) -> list[Clause]:
+    def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
         """A hand in words, its players by role: who was box and captain depends on the
         hands before it, which may have been corrected since."""
         roles = (Message(N_("the box")), Message(N_("the captain")))
-        return gin_clauses(inputs, roles)
+        return gin_clauses(gin_hand(inputs), roles)
 
-    def check(self, game: GameData, inputs: Mapping[str, Any]) -> None:
+    def check(self, game: GameData, inputs: StoredHand) -> None:
         """The engine scores the hand; the knocker must be the box or the captain."""
-        scored = score_hand(game_rules(game), inputs)
+        scored = score_hand(game_rules(game), gin_hand(inputs))
         if scored.result.outcome is not Outcome.DEAD and inputs.get("knocker") not in (0, 1):
             raise HandError([Problem("knocker", _("Only the box or the captain can go out."))])
 
@@ -170,17 +172,20 @@ class ThreeHandVariant(GinVariant):
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
 
-    def api_inputs(self, body: dict[str, Any], game: GameData) -> dict[str, Any]:
+    def api_inputs(self, body: dict[str, Any], game: GameData) -> ThreeHandHand:
         """A gin hand body whose knocker is a role: 0 or "box", 1 or "captain"."""
-        body = dict(body)
-        knocker = body.get("knocker")
-        if isinstance(knocker, dict):
-            knocker = dict(knocker)
-            knocker["seat"] = _role(knocker.get("seat", body.get("knocker_seat")), "knocker.seat")
-            body["knocker"] = knocker
-        elif knocker is not None:
-            body["knocker"] = _role(knocker, "knocker")
-        inputs = hand_inputs(body, 2)
+        hand = check_gin_hand(body)
+        if "defender" in hand:
+            cards = cast(CardHand, hand).copy()
+            seated = cards["knocker"].copy()
+            seated["seat"] = _role(seated["seat"])
+            cards["knocker"] = seated
+            hand = cards
+        elif "knocker" in hand:
+            quick = cast(QuickHand, hand).copy()
+            quick["knocker"] = _role(quick["knocker"])
+            hand = quick
+        inputs = hand_inputs(hand, 2)
         try:
             self.check(game, inputs)
         except HandError as exc:
@@ -207,13 +212,9 @@ class ThreeHandVariant(GinVariant):
         return {"hands": [hand_json(row, scored) for row, scored in rows], **document}
 
 
-def _role(value: Any, where: str) -> Any:
-    """A role from the API: 0/1 or its name; anything else is left for the checks."""
-    if isinstance(value, str):
-        if value not in ROLE_NAMES:
-            fail(where, 'must be the box (0 or "box") or the captain (1 or "captain")')
-        return int(ROLE_NAMES[value])
-    return value
+def _role(value: int | str) -> int:
+    """A role from the API, 0/1 or its name (``"box"``, ``"captain"``)."""
+    return int(ROLE_NAMES[value]) if isinstance(value, str) else value
 
 
 def roles_json(roles: Roles) -> answers.Roles:

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from ..hands.stored import GinHand, RemiDeal
 from ..i18n import say
 from ..names import isolated
 from ..scoring import best_arrangement
@@ -52,7 +53,7 @@ class CardGroups:
         return " · ".join(" ".join(card.symbols for card in group) for group in self.groups)
 
 
-def card(value: Any) -> Card | str:
+def card(value: object) -> Card | str:
     """A stored card (``"TS"``) as a ``Card``; anything else as it was stored."""
     if isinstance(value, str):
         try:
@@ -62,7 +63,7 @@ def card(value: Any) -> Card | str:
     return str(value)
 
 
-def cards(values: Any) -> tuple[Card, ...]:
+def cards(values: object) -> tuple[Card, ...]:
     """Stored cards (a list, or one string) as ``Card``s; what is not a card is left out."""
     if isinstance(values, str):
         values = values.split()
@@ -72,14 +73,14 @@ def cards(values: Any) -> tuple[Card, ...]:
     return tuple(c for c in found if isinstance(c, Card))
 
 
-def groups(values: Any) -> CardGroups:
+def groups(values: object) -> CardGroups:
     """Stored groups of cards (``[["7S", "8S", "9S"], ...]``)."""
     if not isinstance(values, list | tuple):
         return CardGroups(())
     return CardGroups(tuple(g for g in (cards(v) for v in values) if g))
 
 
-def _number(value: Any) -> int | None:
+def _number(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -115,11 +116,12 @@ def _went_out(held: tuple[Card, ...]) -> str:
     return N_("{player} knocked: {cards}")
 
 
-def gin_clauses(inputs: Mapping[str, Any], names: Sequence[Any]) -> list[Clause]:
+def gin_clauses(inputs: GinHand, names: Sequence[Any]) -> list[Clause]:
     """A gin hand's inputs; ``names`` are the two players (or roles) that ``knocker``
     0 and 1 stand for."""
-    knocker = _name(names, inputs.get("knocker"))
-    other = _name(names, 1 - inputs["knocker"]) if knocker is not None else None
+    seat = _number(inputs.get("knocker"))
+    knocker = _name(names, seat)
+    other = _name(names, 1 - seat) if knocker is not None and seat is not None else None
     found: list[Clause] = []
     if inputs.get("mode") == "cards":
         if knocker is not None:
@@ -159,7 +161,7 @@ def gin_clauses(inputs: Mapping[str, Any], names: Sequence[Any]) -> list[Clause]
 # --- a Remi deal ---------------------------------------------------------------------------
 
 
-def remi_clauses(inputs: Mapping[str, Any], names: Sequence[str]) -> list[Clause]:
+def remi_clauses(inputs: RemiDeal, names: Sequence[str]) -> list[Clause]:
     """A Remi deal's inputs: who went out (and on what), each player's plus and minus or
     his cards."""
     entries = inputs.get("players")
