@@ -200,7 +200,7 @@ def test_a_bad_night_imports_nothing(client: FlaskClient, app: Flask) -> None:
         tables_[1]["game"] = tables_[0]["game"]
 
     def bad_hand(d: dict[str, Any]) -> None:
-        d["games"][1]["hands"][0]["inputs"]["knocker"] = 7
+        d["games"][1]["hands"][0]["inputs"]["knocker"] = 2  # a seat this game has not
 
     def bad_result(d: dict[str, Any]) -> None:
         d["nights"][0]["played_rounds"][0]["tables"][0]["result"]["winner"] = "c"
