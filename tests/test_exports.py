@@ -10,6 +10,7 @@ from typing import Any
 
 from flask.testing import FlaskClient
 
+from scorekeeper.services import exports
 from tests.helpers import DEAD, api, knock, play
 
 BOM = "\ufeff".encode()
@@ -219,3 +220,10 @@ def test_a_name_a_spreadsheet_would_run_is_kept_as_text(client: FlaskClient) -> 
     # The names behind an apostrophe; the points (9) and totals stay numbers.
     assert [(r["player 1"], r["player 2"], r["knocker"], r["points 1"], r["total 1"])
             for r in rows] == [("'=1+2", "'@Bob", "'=1+2", "9", "9")]
+
+
+def test_an_id_is_written_as_it_is_and_a_name_like_it_is_not() -> None:
+    # A game's id may start with "-" (token_urlsafe); a name that does is kept as text.
+    body = exports.csv_bytes(["game", "player", "amount"],
+                             [[exports.Token("-O9rd_k"), "-O9rd_k", "-1.50"]])
+    assert body.decode("utf-8") == "\ufeffgame,player,amount\r\n-O9rd_k,'-O9rd_k,-1.50\r\n"

@@ -90,11 +90,17 @@ def _yes(value: object) -> str:
 TABLE_BREAK: tuple[object, ...] = ()  # an empty row: a second table follows
 
 
+class Token(str):
+    """An id the app made (a game's: letters, digits, ``-`` and ``_``), written as it
+    is: a program reads it back, and no spreadsheet runs it."""
+
+
 def _cell(value: object) -> object:
     """A cell as written: text that a spreadsheet would take for a formula (a name
     such as ``=SUM(A1)`` or ``@Ann``) is kept as text behind an apostrophe; numbers,
-    and numbers written as text (``-1.50``), are written as they are."""
-    if not isinstance(value, str) or value[:1] not in ("=", "+", "-", "@", "\t", "\r"):
+    numbers written as text (``-1.50``) and the app's ids are written as they are."""
+    if (not isinstance(value, str) or isinstance(value, Token)
+            or value[:1] not in ("=", "+", "-", "@", "\t", "\r")):
         return value
     try:
         float(value)
@@ -169,7 +175,7 @@ def games_csv(games: Sequence[tuple[Game, GameRecord]]) -> bytes:
         for name in record.players:
             seats += [name, record.finals.get(name) if record.finished else None]
         rows.append([
-            when(game.created_at), game.id, game.variant, _yes(record.finished),
+            when(game.created_at), Token(game.id), game.variant, _yes(record.finished),
             " & ".join(sorted(record.winners)), game.stake, game.currency if game.stake else None,
             *_pad(seats, 2),
         ])
@@ -211,7 +217,7 @@ def hand_rows(game: Game) -> list[list[object]]:
     variant = VARIANTS[game.variant]
     data = variant.sheet_json(game, variant.sheet(game))
     names = list(game.players)
-    head = [when(game.created_at), game.id, game.variant]
+    head = [when(game.created_at), Token(game.id), game.variant]
     rows: list[list[object]] = []
     for hand in data["hands"]:
         if hand.get("after_end"):
