@@ -50,7 +50,7 @@ def test_an_import_of_35_games_on_a_phone(live_url: str, browser: Any, language:
         page.goto(f"{live_url}/import")
         bad = json.loads(many_games(2))
         bad["games"][1]["hands"] = [{"inputs": {"mode": "quick", "outcome": "knock",
-                                                "knocker": 5, "defender_deadwood": 20}}]
+                                                "knocker": 2, "defender_deadwood": 20}}]
         page.set_input_files("input[type=file]", files=[{
             "name": "backup.json", "mimeType": "application/json",
             "buffer": json.dumps(bad).encode()}])
