@@ -46,10 +46,11 @@ lint: $(STAMP)
 # The whole suite on SQLite, then again on PostgreSQL (the engine's own tests need no
 # database and run once, and so does tests/test_wheel.py: it builds the wheel, installs
 # it alone in a new virtual environment and starts it; tests marked `once` check what
-# no database changes: layout, charts, imports, blank pads, and the browser's tests of
-# one phone's pages, whose server side the HTTP tests cover on both; a whole game on a
-# phone and the live sheet between phones run on both). Two pytest workers, one a core; on
-# PostgreSQL each worker empties a database of its own (tests/conftest.py).
+# no database changes: layout, colours, charts, imports, blank pads, and the browser's
+# tests of one phone's pages, whose server side the HTTP tests cover on both; a whole
+# game on a phone, the live sheet between phones and a ruling kept from a phone run on
+# both, in one language). Two pytest workers, one a core; on PostgreSQL each worker
+# empties a database of its own (tests/conftest.py).
 TEST_WORKERS ?= 2
 test: $(STAMP) system-deps catalogs lint node_modules/.package-lock.json
 	$(PY) -m pytest -q -n $(TEST_WORKERS)

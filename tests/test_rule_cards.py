@@ -147,6 +147,7 @@ def test_an_unknown_card_is_a_404_page_in_the_readers_language(client: FlaskClie
     assert client.get("/rules/gin_gin.pdf").status_code == 404
 
 
+@pytest.mark.once  # a preset's card, typeset: no database holds it
 @pytest.mark.parametrize("size", ["a4", "letter"])
 def test_a_card_prints_on_one_page(client: FlaskClient, size: str) -> None:
     for name in CARDS:
@@ -157,6 +158,7 @@ def test_a_card_prints_on_one_page(client: FlaskClient, size: str) -> None:
         assert pages(response.data) == 1, name
 
 
+@pytest.mark.once  # a preset's card, typeset: no database holds it
 @pytest.mark.parametrize("language", ["en", "fa", "ru"])
 def test_the_printed_card_is_laid_out_cleanly(client: FlaskClient, language: str) -> None:
     response = client.get("/rules/russian.pdf", headers={"Accept-Language": language})

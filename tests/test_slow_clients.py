@@ -10,6 +10,7 @@ bodies are each more than its threads."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import contextlib
 import socket
 import threading
@@ -114,7 +115,11 @@ def serve(wsgi: Any, messages: list[dict[str, Any]],
                "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
                "headers": [], "server": ("127.0.0.1", 5000), "client": ("127.0.0.1", 40000),
                **(scope or {})}
-    asyncio.run(ThreadedWSGI(wsgi, threads=2, most_body=MOST_BODY)(request, receive, send))
+    # On an event loop of its own thread: a browser test before this one on the same
+    # pytest worker leaves Playwright's loop running on the main thread.
+    with concurrent.futures.ThreadPoolExecutor(1) as apart:
+        apart.submit(asyncio.run, ThreadedWSGI(wsgi, threads=2, most_body=MOST_BODY)(
+            request, receive, send)).result()
     return answer
 
 

@@ -3,7 +3,7 @@ installed alone into a new virtual environment, migrates and serves, in Persian,
 its stylesheets, scripts, icons, service worker and printed pads.
 
 Slow (about a minute: pip installs the dependencies from its cache); ``make test``
-runs it once, on SQLite.
+runs it once, on SQLite, as one test: built and installed once, on one pytest worker.
 """
 
 from __future__ import annotations
@@ -49,7 +49,10 @@ def run(args: list[str], *, cwd: Path, env: dict[str, str], timeout: float = 240
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, dict[str, str]]]:
     """(venv, environment): the wheel installed alone in a new virtual environment."""
     tmp = tmp_path_factory.mktemp("wheel")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("SCOREKEEPER_", "VIRTUAL"))}
+    # Alone: neither this checkout's settings, nor its virtual environment, nor its source
+    # on the import path.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("SCOREKEEPER_", "VIRTUAL")) and k != "PYTHONPATH"}
     env |= {"XDG_DATA_HOME": str(tmp / "data"), "XDG_RUNTIME_DIR": str(tmp)}
     source = tmp / "source"
     shutil.copytree(ROOT, source, ignore=NOT_IN_A_CLONE)
@@ -73,10 +76,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, 
     yield venv, env
 
 
-def test_the_installed_package_is_the_wheel_and_keeps_its_files_in_xdg_data_home(
-    installed: tuple[Path, dict[str, str]], tmp_path: Path
+def the_installed_package_is_the_wheel_and_keeps_its_files_in_xdg_data_home(
+    venv: Path, env: dict[str, str], tmp_path: Path
 ) -> None:
-    venv, env = installed
     script = "import scorekeeper as s; print(s.__file__); print(s.instance_path())"
     out = run([str(venv / "bin" / "python"), "-c", script], cwd=tmp_path, env=env)
     module, instance = out.split()
@@ -84,10 +86,14 @@ def test_the_installed_package_is_the_wheel_and_keeps_its_files_in_xdg_data_home
     assert Path(instance) == Path(env["XDG_DATA_HOME"]) / "scorekeeper"
 
 
-def test_the_installed_command_migrates_and_serves_persian(
+def test_the_installed_package_is_the_wheel_and_its_command_migrates_and_serves_persian(
     installed: tuple[Path, dict[str, str]], tmp_path: Path
 ) -> None:
+    """The package imported is the wheel's and keeps its files in XDG_DATA_HOME; its
+    command migrates a new instance and serves it. (One test: two would each build and
+    install the wheel when pytest's workers take one each.)"""
     venv, env = installed
+    the_installed_package_is_the_wheel_and_keeps_its_files_in_xdg_data_home(venv, env, tmp_path)
     command = str(venv / "bin" / "scorekeeper")
     instance = tmp_path / "instance"
     out = run([command, "--instance", str(instance), "migrate"], cwd=tmp_path, env=env)

@@ -1,22 +1,13 @@
-"""Text that follows the phone, pages that reflow, targets a finger hits.
-
-Every kind of page in English, Russian and Persian (with every <details> open):
-- with the browser's text set to 200 % (its default font size 32 px instead of 16,
-  WCAG 1.4.4) every text's computed size is twice what it is at 100 %, and at a phone's
-  width (390 px) nothing scrolls sideways or is wider than the screen;
-- at 320 px (WCAG 1.4.10 reflow) nothing scrolls sideways either;
-- every control is at least 44 × 44 px, none touches another (WCAG 2.5.5).
-Sizes are read from what Chromium computed and drew."""
+"""Text that follows the phone, pages that reflow, targets a finger hits: the checks
+tests/browser/test_layout.py makes on every kind of page in English, Russian and Persian
+while it has each page open (the text size the reader sets, every text's computed size,
+every control's box), and the root size read back from the browser's."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
-
-from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, OPEN_DETAILS_JS, PROBLEMS_JS, pages
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
@@ -79,59 +70,6 @@ def text_size(page: Any, points: int) -> None:
     """The browser's default font size, as a reader sets it in the phone's settings."""
     session = page.context.new_cdp_session(page)
     session.send("Page.setFontSizes", {"fontSizes": {"standard": points, "fixed": points}})
-
-
-@pytest.mark.parametrize("language", list(LANGUAGES))
-def test_text_follows_the_phone_and_nothing_scrolls_sideways(
-    live_url: str, browser: Any, language: str
-) -> None:
-    from tests.helpers import compile_catalogs
-
-    compile_catalogs()
-    folder = OUTPUT / f"large-text-{language}"
-    folder.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(viewport={"width": 390, "height": 844},
-                                  device_scale_factor=1, locale=LANGUAGES[language])
-    problems: dict[str, Any] = {}
-    try:
-        page = context.new_page()
-        for name, path in pages(live_url, language):
-            text_size(page, 16)
-            answer = page.goto(live_url + path)
-            assert answer is not None and answer.ok, f"{name}: {path} answered {answer}"
-            if name.endswith("-edit"):
-                continue
-            page.evaluate(OPEN_DETAILS_JS)
-            page.set_viewport_size({"width": 390, "height": 844})
-            normal = page.evaluate(SIZES_JS)
-            for width in (390, 360):
-                page.set_viewport_size({"width": width, "height": 844})
-                if found := page.evaluate(TARGETS_JS):
-                    problems[f"{name} at {width} px: targets"] = found[:8]
-            page.set_viewport_size({"width": 320, "height": 844})
-            if (scroll := page.evaluate("document.scrollingElement.scrollWidth")) > 320:
-                problems[f"{name} at 320 px scrolls sideways"] = scroll
-            page.set_viewport_size({"width": 390, "height": 844})
-            text_size(page, 32)
-            large = page.evaluate(SIZES_JS)
-            unscaled = sorted({key.split(":", 1)[1] for key, size in normal.items()
-                               if key in large and abs(large[key] - 2 * size) > 0.6})
-            if unscaled:
-                problems[f"{name}: text that did not double"] = unscaled[:6]
-            wide = [line for line in page.evaluate(PROBLEMS_JS) if line.startswith("wider")]
-            if wide:
-                problems[f"{name} at 200 %"] = wide[:5]
-            if (scroll := page.evaluate("document.scrollingElement.scrollWidth")) > 390:
-                problems[f"{name} at 200 % scrolls sideways"] = scroll
-            # A full-page screenshot sets the text size back: the window is made as tall
-            # as the page instead.
-            tall = page.evaluate("document.scrollingElement.scrollHeight")
-            page.set_viewport_size({"width": 390, "height": min(tall, 12000)})
-            page.screenshot(path=str(folder / f"{name}.png"))
-    finally:
-        context.close()
-    (folder / "problems.json").write_text(json.dumps(problems, indent=1, ensure_ascii=False))
-    assert problems == {}
 
 
 def test_the_root_size_follows_the_browsers(live_url: str, browser: Any) -> None:

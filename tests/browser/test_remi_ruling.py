@@ -27,7 +27,10 @@ DEAL = {
 SCORES = "Ann +200 · Bob −10 · Dan −60"
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGE_NAMES))
+# The ruling is kept in the database: in English on both; the other languages change
+# only what the pages say, which no database changes (the SQLite pass only).
+@pytest.mark.parametrize("lang", [pytest.param(lang, marks=[] if lang == "en" else pytest.mark.once)
+                                  for lang in LANGUAGE_NAMES])
 def test_a_remi_deal_kept_as_a_ruling_cites_its_rules(
     browser: Any, live_url: str, lang: str
 ) -> None:

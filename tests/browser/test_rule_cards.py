@@ -23,7 +23,10 @@ KNOCKER = "KS KH KD 5S 6S 7S 9C TC JC JD"
 DEFENDER = "8S 9S 7C 8C 2S 2H 2D 2C AC 8D"
 
 
-@pytest.mark.parametrize("lang", list(LANGUAGE_NAMES))
+# The ruling is kept in the database: in English on both; the other languages change
+# only what the pages say, which no database changes (the SQLite pass only).
+@pytest.mark.parametrize("lang", [pytest.param(lang, marks=[] if lang == "en" else pytest.mark.once)
+                                  for lang in LANGUAGE_NAMES])
 def test_a_table_agrees_its_rules_and_keeps_an_undercut_ruling(
     browser: Any, live_url: str, lang: str, tmp_path: Path
 ) -> None:

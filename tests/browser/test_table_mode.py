@@ -86,6 +86,7 @@ def inside(inner: dict[str, float], outer: dict[str, float]) -> bool:
             and inner["top"] >= outer["top"] - 0.5 and inner["bottom"] <= outer["bottom"] + 0.5)
 
 
+@pytest.mark.once  # what the board draws; the numbers are the HTTP tests' on both databases
 @pytest.mark.parametrize("size", list(SIZES))
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_board_shows_each_side_with_its_own_numbers(
@@ -120,6 +121,7 @@ def test_the_board_shows_each_side_with_its_own_numbers(
         page.context.close()
 
 
+@pytest.mark.once  # where the board draws each side
 @pytest.mark.parametrize("language", ["en", "fa"])
 def test_turned_and_split_face_the_far_side(live_url: str, browser: Any, language: str) -> None:
     game = game_of(live_url, NAMES[language], HANDS)
@@ -173,6 +175,7 @@ def test_the_board_follows_another_phones_save(live_url: str, browser: Any) -> N
         page.context.close()
 
 
+@pytest.mark.once  # which links the board shows to whom: the session's, not the database's
 def test_entering_a_hand_is_one_tap_for_an_editor_only(live_url: str, browser: Any) -> None:
     game = game_of(live_url, NAMES["en"], HANDS)
     editor = page_for(browser, "en", "phone")
@@ -204,6 +207,7 @@ Object.defineProperty(navigator, 'wakeLock', {value: {request: (type) => {
 """
 
 
+@pytest.mark.once  # the page's own script
 def test_the_screen_is_kept_on_without_a_tap(live_url: str, browser: Any) -> None:
     game = game_of(live_url, NAMES["en"], HANDS)
     page = page_for(browser, "en", "tablet")

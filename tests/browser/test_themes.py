@@ -16,7 +16,7 @@ from tests.browser.conftest import phone_page
 from tests.browser.helpers import LANGUAGES, api, sample
 from tests.layout import NAMES, hands
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.once]  # colours: no database changes them
 
 # How each theme is reached: the device's settings Playwright emulates, and the
 # cookie of a choice made on this device (none: "Auto").
