@@ -17,8 +17,9 @@ from sqlalchemy import func, select
 
 from scorekeeper.db import get_session
 from scorekeeper.models import Game, Group, Night
-from tests.helpers import upload, win
-from tests.nights.test_night_pages import play_out, start, tables
+from tests.helpers import night_tables as tables
+from tests.helpers import play_out, upload, win
+from tests.helpers import start_night as start
 
 
 def night_of(app: Flask, night_id: str) -> Night:

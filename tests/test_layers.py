@@ -229,3 +229,31 @@ def test_the_checks_see_a_feature_import_another() -> None:
     assert pieces == ["checker", "checker", "services", "services"]
     assert LAYERS["checker"] == LAYERS["rulings"] == FEATURES
     assert LAYERS["services"] < FEATURES
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def imported_test_modules(source: str) -> list[str]:
+    """The test modules (``tests.…test_…``) that ``source`` imports."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                 else [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
+        found += [n for n in names if n.startswith("tests.") and
+                  n.rsplit(".", 1)[-1].startswith("test_")]
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(TESTS.rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(TESTS)))
+def test_no_test_module_imports_another(path: Path) -> None:
+    """What tests share lives in tests/helpers.py, tests/browser/helpers.py and the
+    conftest.py fixtures, never in another test module."""
+    assert imported_test_modules(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_check_sees_a_test_module_imported() -> None:
+    assert imported_test_modules("from tests.browser.test_layout import PROBLEMS_JS\n"
+                        "import tests.test_i18n\nfrom tests.helpers import api\n") == [
+        "tests.browser.test_layout", "tests.test_i18n"]

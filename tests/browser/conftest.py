@@ -73,3 +73,41 @@ def phone(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A page in a phone-sized window; ``phone.shot(name)`` saves a screenshot."""
     with phone_page(browser, request) as page:
         yield page
+
+
+@pytest.fixture
+def narrow(browser: Any) -> Iterator[Any]:
+    """``narrow(language)``: a page in a 360 px phone reading ``language``."""
+    from tests.browser.helpers import WIDTH
+
+    with phones(browser) as make:
+        yield lambda language: make(language, WIDTH, 780)
+
+
+@pytest.fixture
+def screen(browser: Any) -> Iterator[Any]:
+    """``screen(language, width, height)``: a page of that size reading ``language``."""
+    with phones(browser) as make:
+        yield lambda language, width=360, height=780: make(language, width, height)
+
+
+@contextmanager
+def phones(browser: Any) -> Iterator[Any]:
+    """``make(language, width, height)``: a new page of that size reading ``language``
+    (its own browser context, closed at the end), the catalogs compiled."""
+    from tests.browser.helpers import LANGUAGES
+    from tests.helpers import compile_catalogs
+
+    compile_catalogs()
+    contexts: list[Any] = []
+
+    def make(language: str, width: int, height: int) -> Any:
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, device_scale_factor=1,
+            locale=LANGUAGES[language], extra_http_headers={"Accept-Language": language})
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()

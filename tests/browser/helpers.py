@@ -1,6 +1,9 @@
 """What the browser tests share: the languages and every kind of page of the layout and
-accessibility checks, axe-core's verdict, the QR decoder, a small phone, and a gin game
-made through the API with its hands read back."""
+accessibility checks, what those checks run in the page (overflow and overlaps, text
+sizes, targets, split words), axe-core's verdict, the QR decoder, a small phone, a
+screenshot, a gin game made through the API with its hands read back, a Russian group
+and a club night. The phones of a size (``narrow``, ``screen``) are fixtures in
+conftest.py."""
 
 from __future__ import annotations
 
@@ -29,12 +32,14 @@ LANGUAGE_NAMES = {"en": "English", "fa": "فارسی", "ru": "Русский"}
 OPEN_DETAILS_JS = "() => document.querySelectorAll('details').forEach((d) => { d.open = true; })"
 
 
-def api(url: str, body: dict[str, Any], secret: str | None = None) -> dict[str, Any]:
-    """POST ``body`` as JSON to the live server (with the edit secret, if given); its answer."""
+def api(url: str, body: dict[str, Any] | None, secret: str | None = None) -> dict[str, Any]:
+    """POST ``body`` as JSON (``None``: nothing) to the live server, with the edit secret
+    if given; its answer."""
     headers = {"Content-Type": "application/json"}
     if secret:
         headers["X-Edit-Secret"] = secret
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
+    data = json.dumps(body).encode() if body is not None else b""
+    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
     with urllib.request.urlopen(request) as response:
         answer: dict[str, Any] = json.load(response)
     return answer
@@ -169,3 +174,176 @@ def hands(client: FlaskClient, game_id: str) -> list[dict[str, Any]]:
     """Each hand of the game as it was entered (the API's ``inputs``)."""
     data = client.get(f"/api/v1/games/{game_id}").get_json()
     return [h["inputs"] for h in data["hands"]]
+
+
+# A narrow phone's width.
+WIDTH = 360
+
+
+def picture(page: Any, folder: str, name: str, *, full: bool = True) -> None:
+    """A screenshot of ``page`` as test-output/browser/<folder>/<name>.png."""
+    where = OUTPUT / folder
+    where.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(where / f"{name}.png"), full_page=full)
+
+
+# Controls a finger taps, and anything wider than the screen that is not inside a box
+# of its own that scrolls (none is, today).
+PROBLEMS_JS = """() => {
+  const width = document.documentElement.clientWidth;
+  const describe = (el) => el.tagName.toLowerCase()
+    + (el.id ? "#" + el.id : "") + (el.name ? "[name=" + el.name + "]" : "")
+    + (typeof el.className === "string" && el.className
+       ? "." + el.className.split(" ").join(".") : "")
+    + " '" + (el.value || el.textContent || "").trim().slice(0, 30) + "'";
+  const shown = (el) => {  // not hidden, nor inside a closed <details>
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true});
+  };
+  const floating = (el) => {
+    for (let p = el; p; p = p.parentElement) {
+      const position = getComputedStyle(p).position;
+      if (position === "fixed" || position === "sticky") return true;
+    }
+    return false;
+  };
+  const clipped = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden") return true;
+    }
+    return false;
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll("*")) {
+    if (!shown(el) || clipped(el)) continue;
+    const r = el.getBoundingClientRect();
+    if (r.right > width + 0.5 || r.left < -0.5) {
+      out.push("wider than the screen: " + describe(el)
+               + " " + Math.round(r.left) + ".." + Math.round(r.right));
+    }
+  }
+  const controls = [...document.querySelectorAll(
+    "a, button, input:not([type=hidden]), select, textarea, summary")]
+    .filter((el) => shown(el) && !floating(el));  // a picker kept in view floats over the form
+  for (let i = 0; i < controls.length; i++) {
+    for (let j = i + 1; j < controls.length; j++) {
+      const a = controls[i], b = controls[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
+      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
+      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
+      if (w > 1 && h > 1) out.push("overlap: " + describe(a) + " / " + describe(b));
+    }
+  }
+  return out;
+}"""
+
+
+# The computed font size of every element that holds text of its own, by a path that
+# names it the same at both sizes.
+SIZES_JS = """() => {
+  const out = {};
+  let n = 0;
+  for (const el of document.body.querySelectorAll("*")) {
+    n++;
+    const own = [...el.childNodes].some((c) => c.nodeType === 3 && c.textContent.trim());
+    // An SVG chart scales as a picture with the column; its text alternative is text.
+    if (!own || !el.checkVisibility() || el.closest("svg")) continue;
+    out[n + ":" + el.tagName.toLowerCase() + "." + (el.className || "")]
+      = parseFloat(getComputedStyle(el).fontSize);
+  }
+  return out;
+}"""
+
+
+# Controls a finger taps, each with its box; a radio button or a check box is tapped
+# through its label. A link inside a sentence is exempt (WCAG 2.5.5: inline).
+TARGETS_JS = """() => {
+  const describe = (el) => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "")
+    + (typeof el.className === "string" && el.className
+       ? "." + el.className.split(" ").join(".") : "")
+    + " '" + (el.value || el.textContent || "").trim().slice(0, 24) + "'";
+  const shown = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true}); };
+  const targets = [];
+  for (const el of document.querySelectorAll(
+      "a[href], button, input:not([type=hidden]), select, textarea, summary")) {
+    if (!shown(el)) continue;
+    let target = el;
+    if (el.type === "radio" || el.type === "checkbox") target = el.closest("label") || el;
+    if (el.tagName === "A" && getComputedStyle(el).display === "inline") continue;
+    if (targets.some((t) => t.el === target)) continue;
+    targets.push({el: target, r: target.getBoundingClientRect()});
+  }
+  const out = [];
+  for (const t of targets) {
+    if (t.r.width < 43.5 || t.r.height < 43.5) {
+      out.push("small: " + describe(t.el) + " "
+               + Math.round(t.r.width) + "×" + Math.round(t.r.height));
+    }
+  }
+  for (let i = 0; i < targets.length; i++) {
+    for (let j = i + 1; j < targets.length; j++) {
+      const a = targets[i], b = targets[j];
+      if (a.el.contains(b.el) || b.el.contains(a.el)) continue;
+      const dx = Math.max(a.r.left, b.r.left) - Math.min(a.r.right, b.r.right);
+      const dy = Math.max(a.r.top, b.r.top) - Math.min(a.r.bottom, b.r.bottom);
+      if (Math.max(dx, dy) < 1.5) out.push("touching: " + describe(a.el) + " / " + describe(b.el));
+    }
+  }
+  return out;
+}"""
+
+
+def text_size(page: Any, points: int) -> None:
+    """The browser's default font size, as a reader sets it in the phone's settings."""
+    session = page.context.new_cdp_session(page)
+    session.send("Page.setFontSizes", {"fontSizes": {"standard": points, "fixed": points}})
+
+
+# The words of table headings that run over two lines or more: each word's boxes (a
+# Range over it) lie on more than one line. A heading's text is its words; every table
+# of the page counts.
+SPLIT_WORDS_JS = """() => {
+  const split = [];
+  for (const th of document.querySelectorAll("thead th")) {
+    if (!th.checkVisibility()) continue;
+    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
+        if (lines.size > 1) split.push(match[0]);
+      }
+    }
+  }
+  return split;
+}"""
+
+
+def russian_group(live_url: str) -> dict[str, Any]:
+    """A group of four with a gin game played, made through the API."""
+    players = ["Александра", "Борислав", "Святослав", "Дмитрий"]
+    group = api(f"{live_url}/api/v1/groups", {"name": "Пятница", "players": players})
+    game = api(f"{live_url}/api/v1/games", {"players": players[:2], "group": group["id"]},
+               group["edit_secret"])
+    api(f"{live_url}/api/v1/games/{game['id']}/hands",
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 24},
+        game["edit_secret"])
+    return group
+
+
+# A club night's entrants: long names in three scripts.
+NIGHT_NAMES = ["Ann", "Борис Владимирович", "سارا", "Dmitri Alexandrovich Sokolov", "Eve",
+               "Fariba", "Gus", "Hana"]
+
+
+def night(live_url: str, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A round-robin night of ``players`` made through the API, and its first round."""
+    made = api(f"{live_url}/api/v1/nights", {"players": players, "variant": "gin",
+                                             "rules": "classic", "format": "round_robin"})
+    first = api(f"{live_url}/api/v1/nights/{made['id']}/rounds", None, made["organiser_secret"])
+    return made, first

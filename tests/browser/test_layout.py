@@ -21,65 +21,19 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.helpers import LANGUAGES, OPEN_DETAILS_JS, pages
-from tests.browser.test_large_text import SIZES_JS, TARGETS_JS, text_size
-from tests.browser.test_narrow import SPLIT_WORDS_JS
+from tests.browser.helpers import (
+    LANGUAGES,
+    OPEN_DETAILS_JS,
+    PROBLEMS_JS,
+    SIZES_JS,
+    SPLIT_WORDS_JS,
+    TARGETS_JS,
+    pages,
+    text_size,
+)
 from tests.helpers import compile_catalogs
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
-
-
-# Controls a finger taps, and anything wider than the screen that is not inside a box
-# of its own that scrolls (none is, today).
-PROBLEMS_JS = """() => {
-  const width = document.documentElement.clientWidth;
-  const describe = (el) => el.tagName.toLowerCase()
-    + (el.id ? "#" + el.id : "") + (el.name ? "[name=" + el.name + "]" : "")
-    + (typeof el.className === "string" && el.className
-       ? "." + el.className.split(" ").join(".") : "")
-    + " '" + (el.value || el.textContent || "").trim().slice(0, 30) + "'";
-  const shown = (el) => {  // not hidden, nor inside a closed <details>
-    const r = el.getBoundingClientRect();
-    return r.width > 0 && r.height > 0 && el.checkVisibility({visibilityProperty: true});
-  };
-  const floating = (el) => {
-    for (let p = el; p; p = p.parentElement) {
-      const position = getComputedStyle(p).position;
-      if (position === "fixed" || position === "sticky") return true;
-    }
-    return false;
-  };
-  const clipped = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if (o === "auto" || o === "scroll" || o === "hidden") return true;
-    }
-    return false;
-  };
-  const out = [];
-  for (const el of document.body.querySelectorAll("*")) {
-    if (!shown(el) || clipped(el)) continue;
-    const r = el.getBoundingClientRect();
-    if (r.right > width + 0.5 || r.left < -0.5) {
-      out.push("wider than the screen: " + describe(el)
-               + " " + Math.round(r.left) + ".." + Math.round(r.right));
-    }
-  }
-  const controls = [...document.querySelectorAll(
-    "a, button, input:not([type=hidden]), select, textarea, summary")]
-    .filter((el) => shown(el) && !floating(el));  // a picker kept in view floats over the form
-  for (let i = 0; i < controls.length; i++) {
-    for (let j = i + 1; j < controls.length; j++) {
-      const a = controls[i], b = controls[j];
-      if (a.contains(b) || b.contains(a)) continue;
-      const ra = a.getBoundingClientRect(), rb = b.getBoundingClientRect();
-      const w = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
-      const h = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-      if (w > 1 && h > 1) out.push("overlap: " + describe(a) + " / " + describe(b));
-    }
-  }
-  return out;
-}"""
 
 
 @pytest.fixture

@@ -7,46 +7,15 @@ from __future__ import annotations
 
 import json
 import urllib.parse
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.conftest import OUTPUT
-from tests.browser.helpers import LANGUAGES, api
-from tests.helpers import compile_catalogs
+from tests.browser.helpers import LANGUAGES, SPLIT_WORDS_JS, WIDTH, api, picture, russian_group
 from tests.layout import hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
-
-WIDTH = 360
-
-
-@pytest.fixture
-def narrow(browser: Any) -> Iterator[Any]:
-    """``narrow(language)``: a page in a 360 px phone reading ``language``."""
-    compile_catalogs()
-    contexts: list[Any] = []
-
-    def make(language: str) -> Any:
-        context = browser.new_context(
-            viewport={"width": WIDTH, "height": 780}, device_scale_factor=1,
-            locale=LANGUAGES[language], extra_http_headers={"Accept-Language": language},
-        )
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def shot(page: Any, name: str) -> None:
-    folder = OUTPUT / "narrow"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
-
 
 # The distinct tops of each suit's buttons, and their smallest width and height.
 SUIT_ROWS_JS = """() => [...document.querySelectorAll(".picker-suit")].map((suit) => {
@@ -82,22 +51,10 @@ def test_each_suit_of_the_picker_takes_two_rows(
         expect(page.locator("[data-picker]")).to_be_visible()
         suits = page.evaluate(SUIT_ROWS_JS)
         assert len(suits) == 4
-        shot(page, f"picker-{name}-{language}")
+        picture(page, "narrow", f"picker-{name}-{language}")
         for suit in suits:
             assert suit["rows"] <= 2, f"{name}: a suit takes {suit['rows']} rows"
             assert suit["width"] >= 24 and suit["height"] >= 24, f"{name}: {suit}"
-
-
-def russian_group(live_url: str) -> dict[str, Any]:
-    """A group of four with a gin game played, made through the API."""
-    players = ["Александра", "Борислав", "Святослав", "Дмитрий"]
-    group = api(f"{live_url}/api/v1/groups", {"name": "Пятница", "players": players})
-    game = api(f"{live_url}/api/v1/games", {"players": players[:2], "group": group["id"]},
-               group["edit_secret"])
-    api(f"{live_url}/api/v1/games/{game['id']}/hands",
-        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 3, "defender_deadwood": 24},
-        game["edit_secret"])
-    return group
 
 
 # The options of a select that its box cuts short (every option, or the chosen one): a
@@ -147,30 +104,8 @@ def test_every_choice_of_the_group_filters_shows_whole(
                                                      name in ("period", "kind", "variant")])
             if found:
                 cut[name] = found
-        shot(page, f"{where}-{language}")
+        picture(page, "narrow", f"{where}-{language}")
         assert cut == {}, where
-
-
-# The words of table headings that run over two lines or more: each word's boxes (a
-# Range over it) lie on more than one line. A heading's text is its words; every table
-# of the page counts.
-SPLIT_WORDS_JS = """() => {
-  const split = [];
-  for (const th of document.querySelectorAll("thead th")) {
-    if (!th.checkVisibility()) continue;
-    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.data.matchAll(/\\S+/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
-        if (lines.size > 1) split.push(match[0]);
-      }
-    }
-  }
-  return split;
-}"""
 
 
 def test_russian_headings_break_between_words_only(live_url: str, narrow: Any) -> None:
@@ -189,7 +124,7 @@ def test_russian_headings_break_between_words_only(live_url: str, narrow: Any) -
         found = page.evaluate(SPLIT_WORDS_JS)
         if found:
             split[name] = found
-            shot(page, f"split-{name}-ru")
+            picture(page, "narrow", f"split-{name}-ru")
     assert split == {}, json.dumps(split, ensure_ascii=False)
 
 
@@ -206,7 +141,7 @@ def test_a_russian_three_hand_sheet_with_long_names_fits(live_url: str, narrow: 
         if edit:
             page.goto(game["edit_url"])  # the editor's sheet has the hand's form under it
         page.goto(f"{live_url}/g/{game['id']}")
-        shot(page, f"three-hand-ru{'-edit' if edit else ''}")
+        picture(page, "narrow", f"three-hand-ru{'-edit' if edit else ''}")
         assert page.evaluate("document.scrollingElement.scrollWidth") <= WIDTH
         assert page.locator("#sheet").evaluate("(t) => t.getBoundingClientRect().right") <= WIDTH
         assert page.evaluate(SPLIT_WORDS_JS) == []

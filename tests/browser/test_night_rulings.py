@@ -9,8 +9,15 @@ from typing import Any
 
 import pytest
 
-from tests.browser.test_layout import LANGUAGES, OPEN_DETAILS_JS, PROBLEMS_JS
-from tests.browser.test_nights import NAMES, api, night, screen, shot  # noqa: F401
+from tests.browser.helpers import (
+    LANGUAGES,
+    NIGHT_NAMES,
+    OPEN_DETAILS_JS,
+    PROBLEMS_JS,
+    api,
+    night,
+    picture,
+)
 from tests.examples import DEFENDER, KNOCKER
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
@@ -18,9 +25,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.once]
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_a_ruling_kept_at_a_table_is_linked_from_the_organisers_page(
-    live_url: str, screen: Any, language: str  # noqa: F811
+    live_url: str, screen: Any, language: str
 ) -> None:
-    made, first = night(live_url, NAMES)
+    made, first = night(live_url, NIGHT_NAMES)
     game = first["tables"][0]["game"]
     api(f"{live_url}/api/v1/games/{game}/hands",
         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 31},
@@ -31,7 +38,7 @@ def test_a_ruling_kept_at_a_table_is_linked_from_the_organisers_page(
     page.locator("#table-1-1 .table-actions a").first.click()
     page.wait_for_url(f"**/g/{game}")
     assert page.evaluate(PROBLEMS_JS) == [], "sheet"
-    shot(page, f"table-sheet-{language}")
+    picture(page, "nights", f"table-sheet-{language}")
     page.locator("form.check-hand button").click()
     page.wait_for_url(f"**/check?game={game}&hand=1")
     page.fill("textarea[name=knocker_cards]", KNOCKER)
@@ -45,16 +52,16 @@ def test_a_ruling_kept_at_a_table_is_linked_from_the_organisers_page(
     assert link.count() == 1
     page.evaluate(OPEN_DETAILS_JS)
     assert page.evaluate(PROBLEMS_JS) == [], "organiser"
-    shot(page, f"organiser-ruling-{language}")
+    picture(page, "nights", f"organiser-ruling-{language}")
     link.click()
     page.wait_for_url(f"**/rulings/{ruling}")
 
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_a_night_exported_from_its_page_imports_with_its_organisers_link(
-    live_url: str, screen: Any, language: str  # noqa: F811
+    live_url: str, screen: Any, language: str
 ) -> None:
-    made, _first = night(live_url, NAMES)
+    made, _first = night(live_url, NIGHT_NAMES)
     page = screen(language)
     page.goto(made["organiser_url"])
     with page.expect_download() as download:
@@ -71,6 +78,6 @@ def test_a_night_exported_from_its_page_imports_with_its_organisers_link(
     assert len(values) == 5 and "/n/" in values[0] and "?key=" in values[0]
     assert all("/g/" in v for v in values[1:])
     assert page.evaluate(PROBLEMS_JS) == [], "imported"
-    shot(page, f"imported-night-{language}")
+    picture(page, "nights", f"imported-night-{language}")
     page.goto(values[0])
     assert page.locator("#table-1-4").count() == 1

@@ -6,68 +6,25 @@ test-output/browser/nights/."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, OPEN_DETAILS_JS, PROBLEMS_JS
-from tests.test_i18n import compile_catalogs
+from tests.browser.helpers import (
+    LANGUAGES,
+    NIGHT_NAMES,
+    OPEN_DETAILS_JS,
+    PROBLEMS_JS,
+    api,
+    night,
+    picture,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
-NAMES = ["Ann", "Борис Владимирович", "سارا", "Dmitri Alexandrovich Sokolov", "Eve", "Fariba",
-         "Gus", "Hana"]
-
-
-def api(url: str, body: dict[str, Any] | None, secret: str | None = None) -> dict[str, Any]:
-    headers = {"Content-Type": "application/json"}
-    if secret:
-        headers["X-Edit-Secret"] = secret
-    data = json.dumps(body).encode() if body is not None else b""
-    request = urllib.request.Request(url, data=data, headers=headers, method="POST")
-    with urllib.request.urlopen(request) as response:
-        answer: dict[str, Any] = json.load(response)
-    return answer
-
-
-@pytest.fixture
-def screen(browser: Any) -> Iterator[Any]:
-    """``screen(language, width, height)``: a page of that size reading ``language``."""
-    compile_catalogs()
-    contexts: list[Any] = []
-
-    def make(language: str, width: int = 360, height: int = 780) -> Any:
-        context = browser.new_context(
-            viewport={"width": width, "height": height}, device_scale_factor=1,
-            locale=LANGUAGES[language], extra_http_headers={"Accept-Language": language})
-        contexts.append(context)
-        return context.new_page()
-
-    yield make
-    for context in contexts:
-        context.close()
-
-
-def shot(page: Any, name: str, *, full: bool = True) -> None:
-    folder = OUTPUT / "nights"
-    folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / f"{name}.png"), full_page=full)
-
-
-def night(live_url: str, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    made = api(f"{live_url}/api/v1/nights", {"players": players, "variant": "gin",
-                                             "rules": "classic", "format": "round_robin"})
-    first = api(f"{live_url}/api/v1/nights/{made['id']}/rounds", None, made["organiser_secret"])
-    return made, first
-
-
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_night_pages_fit_a_narrow_phone(live_url: str, screen: Any, language: str) -> None:
-    made, first = night(live_url, NAMES)
+    made, first = night(live_url, NIGHT_NAMES)
     # One table played a hand, so the board and the organiser show a running score.
     api(f"{live_url}/api/v1/games/{first['tables'][0]['game']}/hands",
         {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 31},
@@ -78,7 +35,7 @@ def test_the_night_pages_fit_a_narrow_phone(live_url: str, screen: Any, language
         page.goto(path if path.startswith("http") else live_url + path)
         page.evaluate(OPEN_DETAILS_JS)
         assert page.evaluate(PROBLEMS_JS) == [], name
-        shot(page, f"{name}-{language}")
+        picture(page, "nights", f"{name}-{language}")
     # The organiser's page shows the running score of table 1: 30 to 0.
     page.goto(made["organiser_url"])
     assert "30" in page.locator("#table-1-1").inner_text()
@@ -99,4 +56,4 @@ def test_the_board_reads_from_across_the_room(live_url: str, screen: Any, langua
     assert 0 < shown < 40
     assert page.locator("[data-page-note]").inner_text() != ""
     assert page.evaluate("document.documentElement.scrollHeight") <= 1080
-    shot(page, f"board-1920-{language}", full=False)
+    picture(page, "nights", f"board-1920-{language}", full=False)

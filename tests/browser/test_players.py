@@ -8,8 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import LANGUAGES, api
-from tests.browser.test_narrow import WIDTH, narrow, russian_group, shot  # noqa: F401
+from tests.browser.helpers import LANGUAGES, WIDTH, api, picture, russian_group
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
@@ -33,7 +32,7 @@ def finish_a_game(live_url: str, group: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("language", list(LANGUAGES))
 def test_the_group_and_a_players_page_fit_360_px(
-    live_url: str, narrow: Any, language: str  # noqa: F811 - the fixture
+    live_url: str, narrow: Any, language: str
 ) -> None:
     group = russian_group(live_url)
     for _ in range(2):  # two games: his rating and win rate are drawn
@@ -44,7 +43,7 @@ def test_the_group_and_a_players_page_fit_360_px(
     assert page.locator("table.standings td.rating").count() == 4
     assert page.evaluate(BROKEN_NAMES_JS) == []
     assert page.locator("section.last-night li").count() == 2
-    shot(page, f"group-first-screen-{language}")
+    picture(page, "narrow", f"group-first-screen-{language}")
     player = urllib.parse.quote("Святослав")
     page.goto(f"{live_url}/groups/{group['id']}/players/{player}")
     assert page.evaluate("document.scrollingElement.scrollWidth") <= WIDTH
@@ -58,7 +57,7 @@ def test_the_group_and_a_players_page_fit_360_px(
     assert page.locator("table.head-to-head tbody th").count() == 1
     # «Дмитрий» whole beside his figures
     assert page.evaluate(BROKEN_NAMES_JS, "table.head-to-head tbody th") == []
-    shot(page, f"player-{language}")
+    picture(page, "narrow", f"player-{language}")
 
 
 # The figures on a player's page whose definition is missing or empty.

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import OUTPUT
-from tests.browser.test_layout import LANGUAGES, PROBLEMS_JS
+from tests.browser.helpers import LANGUAGES, PROBLEMS_JS
 
 pytestmark = pytest.mark.browser
 

@@ -11,7 +11,9 @@ from sqlalchemy import func, select
 
 from scorekeeper.db import get_session
 from scorekeeper.models import NightRound
-from tests.nights.test_night_pages import play_out, start, tables
+from tests.helpers import night_tables as tables
+from tests.helpers import play_out
+from tests.helpers import start_night as start
 
 
 def test_a_correction_with_its_reason_and_a_forfeit(client: FlaskClient, app: Flask) -> None:

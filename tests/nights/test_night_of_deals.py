@@ -13,8 +13,9 @@ from flask.testing import FlaskClient
 
 from scorekeeper.db import get_session
 from scorekeeper.models import Game, Night
+from tests.helpers import night_tables as tables
 from tests.helpers import quick, win
-from tests.nights.test_night_pages import start, tables
+from tests.helpers import start_night as start
 
 
 def night(client: FlaskClient, variant: str, rules: Any, players: list[Any],

@@ -12,39 +12,10 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper.db import get_session
-from scorekeeper.models import Game, Night, NightRound, NightTable
-from tests.helpers import pdf_text, win
-
-
-def start(client: FlaskClient, players: str = "Ann\nBob\nCy\nDi", **extra: str) -> str:
-    data = {"variant": "gin", "entrants": players, "format": "round_robin", "preset": "classic",
-            "order": "games_won shutouts point_difference head_to_head", **extra}
-    response = client.post("/nights/new", data=data)
-    assert response.status_code == 302, response.get_data(as_text=True)
-    match = re.search(r"/n/([\w-]+)$", response.headers["Location"])
-    assert match
-    return match.group(1)
-
-
-def tables(app: Flask, night_id: str, round_number: int) -> list[NightTable]:
-    with app.test_request_context():
-        return list(get_session().scalars(
-            select(NightTable).where(NightTable.night_id == night_id,
-                                     NightTable.round == round_number)
-            .order_by(NightTable.number)))
-
-
-def play_out(client: FlaskClient, game_id: str, seat: int) -> None:
-    """``seat`` wins the game (classic: target 100, no bonuses) 110 to 0 with two knocks
-    of 60 and 50, entered
-    by a phone that opened the game's edit link (as the table card's QR code does)."""
-    with client.application.test_request_context():
-        game = get_session().get(Game, game_id)
-        assert game is not None
-        secret = game.edit_secret
-    assert client.get(f"/g/{game_id}?key={secret}").status_code == 302
-    win(client, game_id, seat, 60)
-    win(client, game_id, seat, 50)
+from scorekeeper.models import Game, Night, NightRound
+from tests.helpers import night_tables as tables
+from tests.helpers import pdf_text, play_out
+from tests.helpers import start_night as start
 
 
 def test_a_round_robin_night_from_start_to_standings(client: FlaskClient, app: Flask) -> None:

@@ -13,8 +13,9 @@ from flask.testing import FlaskClient
 from scorekeeper.db import get_session
 from scorekeeper.models import Night, Ruling
 from tests.examples import DEFENDER, KNOCKER
-from tests.helpers import win
-from tests.nights.test_night_pages import play_out, start, tables
+from tests.helpers import night_tables as tables
+from tests.helpers import play_out, win
+from tests.helpers import start_night as start
 
 
 def check_form(**extra: str) -> dict[str, str]:
