@@ -26,6 +26,7 @@ from ..models import Change, Game, Hand, now_utc
 from ..names import NAME_MAX, same_name, short_forms, text_problem
 from ..scoring import HandError
 from ..scoring.rules import Rules, RulesError
+from ..scoring.stakes import parse_currency, parse_stake
 from ..services.documents import game_json
 from ..variants import VARIANTS, Variant
 
@@ -115,7 +116,7 @@ def _read_game(item: Any, where: str, problems: _Problems) -> Game | None:
     rules = _rules(item.get("rules"), f"{where}.rules", problems)
     setup = _setup(item.get("setup", {"dealer": 0}), f"{where}.setup", problems, len(players))
     version = item.get("version", 0)
-    if not _whole(version, 0, 10**9):
+    if not whole(version, 0, 10**9):
         problems.add(f"{where}.version", "must be a whole number, 0 or more")
     created = _time(item.get("created_at"), f"{where}.created_at", problems)
     stake = _stake(item, where, problems)
@@ -252,7 +253,7 @@ def _setup(value: Any, where: str, problems: _Problems, seats: int) -> dict[str,
     if unknown:
         problems.add(where, f"unknown setting {unknown[0]!r}")
     for key in SETUP_KEYS:
-        if key in value and not _whole(value[key], 0, max(seats - 1, 0)):
+        if key in value and not whole(value[key], 0, max(seats - 1, 0)):
             problems.add(f"{where}.{key}", f"must be the seat of a player (0 to {seats - 1})")
     return {key: value[key] for key in SETUP_KEYS if key in value}
 
@@ -324,7 +325,7 @@ def _history(value: Any, where: str, problems: _Problems) -> list[Change]:
         bad = [name for name, ok in (
             ("action", _short_text(action) and action),
             ("by", _short_text(by)),
-            ("hand_number", number is None or _whole(number, 1, 10**6)),
+            ("hand_number", number is None or whole(number, 1, 10**6)),
             ("before", item.get("before") is None or isinstance(item.get("before"), dict)),
             ("after", item.get("after") is None or isinstance(item.get("after"), dict)),
         ) if not ok]
@@ -341,21 +342,38 @@ def _short_text(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= SHORT_TEXT
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
+def whole(value: Any, low: int, high: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
 
 
 def _time(value: Any, where: str, problems: _Problems) -> datetime | None:
+    try:
+        return read_time(value)
+    except ValueError:
+        problems.add(where, TIME_PROBLEM)
+        return None
+
+
+TIME_PROBLEM = "must be a date and time (ISO 8601)"
+
+
+def read_time(value: Any) -> datetime | None:
+    """A moment as a file writes it (ISO 8601; UTC when it names no zone), ``None`` for
+    null; ``ValueError`` for anything else."""
     if value is None:
         return None
-    try:
-        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
-    except ValueError:
-        parsed = None
-    if parsed is None:
-        problems.add(where, "must be a date and time (ISO 8601)")
-        return None
+    if not isinstance(value, str):
+        raise ValueError(value)
+    parsed = datetime.fromisoformat(value)
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+
+
+def read_stake(item: Mapping[str, Any]) -> tuple[str | None, str | None]:
+    """A game's, group's or night's stake and currency as a file gives them (``None``
+    for no stake; the currency EUR when it names none); ``StakeError`` when wrong."""
+    if item.get("stake") is None:
+        return None, None
+    return str(parse_stake(item["stake"])), parse_currency(item.get("currency") or "EUR")
 
 
 def save_games(db: Session, games: Iterable[Game]) -> list[Game]:

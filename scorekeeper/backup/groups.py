@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
 from ..names import NAME_MAX, same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
-from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
+from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem, read_stake
 from .nights import group_nights
 
 MAX_GROUPS = 1_000
@@ -146,13 +146,11 @@ def _read_group(
             problems.append((f"{where}.players[{pair[1]}]",
                              f"looks the same as the name of players[{pair[0]}]: "
                              "every player needs a different name"))
-    stake, currency = None, None
-    if item.get("stake") is not None:
-        try:
-            stake = str(parse_stake(item["stake"]))
-            currency = parse_currency(item.get("currency") or "EUR")
-        except StakeError as exc:
-            problems.append((f"{where}.stake", str(exc)))
+    try:
+        stake, currency = read_stake(item)
+    except StakeError as exc:
+        problems.append((f"{where}.stake", str(exc)))
+        stake, currency = None, None
     ids = item.get("games", [])
     if not isinstance(ids, list) or not all(i in by_old_id for i in ids):
         problems.append((f"{where}.games", "must list ids of games in this file"))

@@ -17,7 +17,7 @@ file without nights (an older export) imports its games and groups as before.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -27,7 +27,7 @@ from .. import limits
 from ..models import Game, Group, Night, NightChange, NightRound, NightTable, new_token, now_utc
 from ..names import NAME_MAX, same_name
 from ..scoring.rules import Rules, RulesError
-from ..scoring.stakes import StakeError, parse_currency, parse_stake
+from ..scoring.stakes import StakeError
 from ..services.nights import (
     FORMATS,
     MOST_ENTRANTS,
@@ -36,7 +36,17 @@ from ..services.nights import (
     game_players,
     team_name,
 )
-from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem
+from .archive import (
+    FORMAT,
+    FORMAT_VERSION,
+    TIME_PROBLEM,
+    ArchiveError,
+    export_game,
+    name_problem,
+    read_stake,
+    read_time,
+    whole,
+)
 
 MAX_NIGHTS = 1_000
 MOST_ROUNDS = 1_000
@@ -195,7 +205,7 @@ def _read_night(
     elif name and (bad := name_problem(name)) is not None:
         problems.append((f"{where}.name", bad))
     for key in ("rounds", "deals"):
-        if item.get(key) is not None and not _whole(item.get(key), 1, MOST_ROUNDS):
+        if item.get(key) is not None and not whole(item.get(key), 1, MOST_ROUNDS):
             problems.append((f"{where}.{key}", f"must be a whole number from 1 to {MOST_ROUNDS}, "
                              "or null"))
     players = _entrants(item.get("players"), f"{where}.players", problems)
@@ -211,15 +221,13 @@ def _read_night(
     group = by_group.get(group_id) if group_id is not None else None
     if group_id is not None and group is None:
         problems.append((f"{where}.group", "must be the id of a group in this file, or null"))
-    stake, currency = None, None
-    if item.get("stake") is not None:
-        try:
-            stake = str(parse_stake(item["stake"]))
-            currency = parse_currency(item.get("currency") or "EUR")
-        except StakeError as exc:
-            problems.append((f"{where}.stake", str(exc)))
+    try:
+        stake, currency = read_stake(item)
+    except StakeError as exc:
+        problems.append((f"{where}.stake", str(exc)))
+        stake, currency = None, None
     version = item.get("version", 0)
-    if not _whole(version, 0, 10**9):
+    if not whole(version, 0, 10**9):
         problems.append((f"{where}.version", "must be a whole number, 0 or more"))
     created = _time(item.get("created_at"), f"{where}.created_at", problems)
     if len(problems) > before or rules is None:
@@ -351,7 +359,7 @@ def _tables(
             continue
         table = item.get("table")
         number_at = table if isinstance(table, int) else 0
-        if not _whole(table, 1, MOST_ENTRANTS) or number_at in seen:
+        if not whole(table, 1, MOST_ENTRANTS) or number_at in seen:
             problems.append((f"{at}.table", "a table's number: a whole number, once a round"))
         a, b = item.get("a"), item.get("b")
         if a not in night.players or b not in night.players or a == b:
@@ -419,7 +427,7 @@ def _result(value: Any) -> dict[str, Any] | None:
     if not isinstance(value, dict):
         return None
     points = value.get("points_a"), value.get("points_b")
-    if not all(_whole(p, -(10**9), 10**9) for p in points):
+    if not all(whole(p, -(10**9), 10**9) for p in points):
         return None
     winner, forfeit, shutout = value.get("winner"), value.get("forfeit"), value.get("shutout")
     if winner not in (*SIDES, None) or forfeit not in (*SIDES, None):
@@ -454,7 +462,7 @@ def _history(value: Any, where: str, players: list[str], problems: Problems) -> 
         if not isinstance(reason, str) or len(reason) > 200:
             problems.append((f"{at}.reason", "a text of at most 200 characters"))
         for key in ("round", "table"):
-            if item.get(key) is not None and not _whole(item.get(key), 1, 10**6):
+            if item.get(key) is not None and not whole(item.get(key), 1, 10**6):
                 problems.append((f"{at}.{key}", "must be a whole number, or null"))
         sides = {key: item.get(key) for key in ("before", "after")}
         for key, side in sides.items():
@@ -476,18 +484,9 @@ def _history(value: Any, where: str, players: list[str], problems: Problems) -> 
     return changes
 
 
-def _whole(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
-
-
 def _time(value: Any, where: str, problems: Problems) -> datetime | None:
-    if value is None:
-        return None
     try:
-        parsed = datetime.fromisoformat(value) if isinstance(value, str) else None
+        return read_time(value)
     except ValueError:
-        parsed = None
-    if parsed is None:
-        problems.append((where, "must be a date and time (ISO 8601)"))
+        problems.append((where, TIME_PROBLEM))
         return None
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
