@@ -70,7 +70,7 @@ bench: $(STAMP)
 # and Russian catalogs, compile. New or changed strings come out untranslated or fuzzy:
 # translate them in the .po files; tests/test_i18n.py fails until every one is done.
 translations: $(STAMP)
-	$(VENV)/bin/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -c TRANSLATORS: \
+	$(VENV)/bin/pybabel -q extract -F babel.cfg -k _l -k lazy_gettext -k _column -c TRANSLATORS: \
 	  --add-location=file --sort-output --project=Scorekeeper \
 	  -o scorekeeper/translations/messages.pot .
 	$(VENV)/bin/pybabel -q update -i scorekeeper/translations/messages.pot \

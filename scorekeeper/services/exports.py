@@ -136,8 +136,9 @@ def when(moment: datetime) -> str:
 
 
 def _column(name: str) -> str:
-    """A column's name in the language of the request (``header_language``)."""
-    return str(pgettext("CSV column", name))
+    """A column's name in the language of the request (``header_language``); the
+    catalogs take every ``_column("…")`` (``make translations`` extracts them)."""
+    return str(gettext(name))
 
 
 def _seats(*names: str) -> list[str]:
@@ -308,8 +309,8 @@ def _seat_cells(
 
 def payments_header() -> list[str]:
     """The payments file's columns, in the language of the request."""
-    return [_column(name) for name in ("date", "from", "to", "amount", "currency",
-                                       "recorded (UTC)")]
+    return [_column("date"), _column("from"), _column("to"), _column("amount"),
+            _column("currency"), _column("recorded (UTC)")]
 
 
 def payments_csv(group: Group) -> bytes:
@@ -332,8 +333,8 @@ def games_with_hands(db: Session, group: Group) -> list[Game]:
 
 def ratings_header() -> list[str]:
     """The ratings file's columns, in the language of the request."""
-    return [_column(name) for name in ("player", "rating", "mu", "sigma", "rated games",
-                                       "provisional", "best rating")]
+    return [_column("player"), _column("rating"), _column("mu"), _column("sigma"),
+            _column("rated games"), _column("provisional"), _column("best rating")]
 
 
 def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:

@@ -131,7 +131,7 @@ def test_the_results_file_speaks_the_readers_language(client: FlaskClient) -> No
                        "победитель", "сухая партия", "неявка", "состояние"]
     standings = rows[rows.index([]) + 1]
     assert standings == ["место", "игрок", "очки матча", "сыграно", "победы", "ничьи",
-                         "поражения", "пропуски тура", "выиграно партий", "сухие победы",
+                         "поражения", "пропуски тура", "выигранные партии", "сухие победы",
                          "разница очков"]
     # Ann's name looks like a formula: it is kept as text, wherever it stands.
     assert "'=Ann" in {cell for row in rows for cell in row}
