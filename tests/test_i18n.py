@@ -28,7 +28,9 @@ ROOT = Path(__file__).resolve().parents[1]
 CATALOGS = ROOT / "scorekeeper" / "translations"
 TRANSLATED = ("fa", "ru")
 # The Makefile's `translations` target extracts with these keywords too.
-KEYWORDS = {**DEFAULT_KEYWORDS, "_l": None, "lazy_gettext": None}
+# The keywords `make translations` extracts (its `-k` options) beside Babel's own.
+KEYWORDS = {**DEFAULT_KEYWORDS, **dict.fromkeys(
+    re.findall(r"-k (\w+)", (ROOT / "Makefile").read_text(encoding="utf-8")))}
 
 PYTHON_FORMAT = re.compile(r"%\((\w+)\)[sd]")
 STR_FORMAT = re.compile(r"\{(\w+)\}")
@@ -82,6 +84,7 @@ def test_extraction_finds_the_marked_strings() -> None:
     assert "Knocker's cards" in messages  # _l in Python
     assert "Defender has no deadwood." in messages  # an engine step (N_)
     assert ("%(num)d box", "%(num)d boxes") in messages  # ngettext in a template
+    assert "date (UTC)" in messages  # a CSV file's column (_column)
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)
