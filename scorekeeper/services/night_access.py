@@ -10,6 +10,7 @@ from flask import abort, session
 
 from ..db import get_session
 from ..models import Game, Night
+from .access import can_edit
 from .nights import table_by_game
 
 KEY = "night_edit"
@@ -40,6 +41,17 @@ def can_organise(night: Night) -> bool:
     """Whether this browser runs ``night``."""
     held = session.get(KEY, [])
     return isinstance(held, list) and night.id in held
+
+
+def keeps_score_of(game: Game) -> bool:
+    """Whether this browser may change ``game``: it holds the game's own right, or it
+    runs the night the game is a table of."""
+    if can_edit(game):
+        return True
+    db = get_session()
+    table = table_by_game(db, game.id)
+    night = db.get(Night, table.night_id) if table is not None else None
+    return night is not None and can_organise(night)
 
 
 def require_organiser(night: Night) -> None:

@@ -31,6 +31,7 @@ from ..scoring.remi import RemiPlayerInput, RemiResult
 from ..scoring.rules import Rules
 from ..scoring.settle import HandResult
 from ..security import is_token
+from .night_access import keeps_score_of
 from .scoring_stamp import SCORING_STAMP
 
 
@@ -259,7 +260,9 @@ class HandAbout:
 
 def hand_about(db: Session, game_id: Any, hand: Any) -> HandAbout | None:
     """The game ``game_id`` and its hand ``hand`` (text from a link or a form), if that
-    game exists and has that hand; ``None`` otherwise (a ruling about nothing)."""
+    game exists, has that hand and this browser may change the game (or runs its
+    night); ``None`` otherwise: a ruling about nothing, which anyone may keep, where
+    only the table's scorer or organiser attaches one to a game's hand."""
     if not is_token(game_id):
         return None
     text = str(hand or "")
@@ -267,7 +270,7 @@ def hand_about(db: Session, game_id: Any, hand: Any) -> HandAbout | None:
         return None
     number = int(text)
     game = db.get(Game, game_id)
-    if game is None or number < 1:
+    if game is None or number < 1 or not keeps_score_of(game):
         return None
     hands = db.scalar(select(func.count()).select_from(Hand).where(Hand.game_id == game.id))
     return HandAbout(game, number) if number <= (hands or 0) else None

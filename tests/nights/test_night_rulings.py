@@ -162,3 +162,32 @@ def test_the_organisers_secret_opens_a_tables_game_ready_to_edit(
         win(phone, first.game_id, 0, 25)
     seen = client.get(f"/api/v1/nights/{night_id}").get_json()
     assert seen["rounds"][0]["tables"][0]["scores"] == [25, 0]
+
+
+def test_only_the_tables_scorer_or_organiser_attaches_a_ruling_to_its_hand(
+    client: FlaskClient, app: Flask
+) -> None:
+    night_id = start(client, "Ann\nBob")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    play_out(client, table.game_id, 0)
+    with app.test_client() as watcher:
+        # A phone with only the watch link sees no way to the checker on the sheet,
+        # and a form posted with the game and hand all the same keeps a plain ruling.
+        assert 'class="check-hand' not in watcher.get(
+            f"/g/{table.game_id}").get_data(as_text=True)
+        assert "about hand" not in watcher.get(
+            f"/check?game={table.game_id}&hand=1").get_data(as_text=True)
+        plain = keep(watcher, game=table.game_id, hand="1")
+    assert (ruling(app, plain).game_id, ruling(app, plain).hand) == (None, None)
+    assert "/rulings/" not in client.get(f"/g/{table.game_id}").get_data(as_text=True)
+    seen = client.get(f"/api/v1/nights/{night_id}").get_json()
+    assert seen["rounds"][0]["tables"][0]["rulings"] == []
+    # The organiser's browser runs the night without the game's own right: it attaches.
+    with app.test_client() as organiser:
+        organiser.get(f"/n/{night_id}?key={organiser_secret(app, night_id)}")
+        assert not editable(organiser, table.game_id)
+        kept = keep(organiser, game=table.game_id, hand="2")
+    assert (ruling(app, kept).game_id, ruling(app, kept).hand) == (table.game_id, 2)
+    seen = client.get(f"/api/v1/nights/{night_id}").get_json()
+    assert seen["rounds"][0]["tables"][0]["rulings"] == [f"http://localhost/rulings/{kept}"]
