@@ -288,3 +288,38 @@ def test_the_cli_exports_and_imports_a_night(
     match = re.search(r"imported night ([\w-]+): organiser's link /n/\1\?key=[\w-]+", result.output)
     assert match, result.output
     assert api_view(client, match.group(1)) == api_view(client, night_id)
+
+
+def test_a_watchers_group_file_leaves_out_what_only_the_organiser_opens(
+    client: FlaskClient, app: Flask
+) -> None:
+    response = client.post("/groups/new", data={"name": "Club", "players": "Ann\nBob\nCy\nDi",
+                                                 "stake": "", "currency": ""})
+    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    night_id = mid_way(client, app, group=group_id)
+    # The organiser's browser (this client) gets the night's history, reasons and all.
+    full = json.loads(client.get(f"/groups/{group_id}/export.json").data)
+    (night,) = full["nights"]
+    assert [c["action"] for c in night["history"]] == [
+        "create", "round", "confirm", "correct", "away"]
+    assert night["history"][3]["reason"] == "A card miscounted at hand 2"
+    # A phone with only the group's link gets the night without it; the rest is the
+    # same, and the file imports as a night with no history.
+    with app.test_client() as watcher:
+        answer = watcher.get(f"/groups/{group_id}/export.json")
+        assert answer.status_code == 200
+        seen = json.loads(answer.data)
+        assert "A card miscounted" not in answer.get_data(as_text=True)
+    assert seen["nights"][0]["history"] == []
+    assert {**seen["nights"][0], "history": night["history"]} == night
+    new_id, _secret = imported(client, seen)
+    assert [c.action for c in night_of(app, new_id).changes] == ["import"]
+    assert api_view(client, new_id) == api_view(client, night_id)
+
+
+def test_the_organisers_page_is_kept_nowhere(client: FlaskClient, app: Flask) -> None:
+    night_id = start(client, "Ann\nBob")
+    page = client.get(f"/n/{night_id}")
+    assert page.status_code == 200 and night_of(app, night_id).organiser_secret in (
+        page.get_data(as_text=True))
+    assert page.headers["Cache-Control"] == "private, no-store"

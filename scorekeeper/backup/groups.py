@@ -14,13 +14,14 @@ an older export's groups have none, and no nights.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, date, datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..models import Game, Group, GroupChange, Payment, new_token, now_utc
+from ..models import Game, Group, GroupChange, Night, Payment, new_token, now_utc
 from ..names import NAME_MAX, same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
 from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem, read_stake
@@ -67,12 +68,16 @@ def group_json(db: Session, group: Group) -> dict[str, Any]:
     }
 
 
-def export_group(db: Session, group: Group) -> dict[str, Any]:
-    """A group with all its games and nights: a file that imports as a new group."""
+def export_group(
+    db: Session, group: Group, history_of: Callable[[Night], bool] = lambda _night: True
+) -> dict[str, Any]:
+    """A group with all its games and nights: a file that imports as a new group. A
+    night's history is in it where ``history_of`` the night says so (the organiser's
+    pages show it, and only the organiser's browser gets it)."""
     games = list(db.scalars(
         select(Game).where(Game.group_id == group.id).order_by(Game.created_at, Game.id)
     ))
-    nights = group_nights(db, group)
+    nights = group_nights(db, group, history_of)
     # A night's game taken out of the group since is still one of its tables.
     listed = {game.id for game in games}
     wanted = [t["game"] for n in nights for r in n["played_rounds"] for t in r["tables"]

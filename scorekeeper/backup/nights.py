@@ -17,6 +17,7 @@ file without nights (an older export) imports its games and groups as before.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -58,9 +59,10 @@ Problems = list[tuple[str, str]]
 # --- export ---------------------------------------------------------------------------------
 
 
-def night_json(night: Night, *, group: bool = True) -> dict[str, Any]:
+def night_json(night: Night, *, group: bool = True, history: bool = True) -> dict[str, Any]:
     """One night as the export carries it (its games by id; ``group=False``: a night on
-    its own, its group not in the file)."""
+    its own, its group not in the file; ``history=False``: without its history, which
+    only its organiser opens)."""
     by_round: dict[int, list[NightTable]] = {}
     for table in night.tables:
         by_round.setdefault(table.round, []).append(table)
@@ -113,7 +115,7 @@ def night_json(night: Night, *, group: bool = True) -> dict[str, Any]:
                 "reason": c.reason,
                 "by": c.by,
             }
-            for c in night.changes
+            for c in (night.changes if history else [])
         ],
     }
 
@@ -137,12 +139,15 @@ def export_night(db: Session, night: Night) -> dict[str, Any]:
     }
 
 
-def group_nights(db: Session, group: Group) -> list[dict[str, Any]]:
-    """A group's nights, for the group's export (their games are the group's)."""
+def group_nights(
+    db: Session, group: Group, history_of: Callable[[Night], bool] = lambda _night: True
+) -> list[dict[str, Any]]:
+    """A group's nights, for the group's export (their games are the group's), each with
+    its history where ``history_of`` the night says so."""
     nights = db.scalars(
         select(Night).where(Night.group_id == group.id).order_by(Night.created_at, Night.id)
     )
-    return [night_json(night) for night in nights]
+    return [night_json(night, history=history_of(night)) for night in nights]
 
 
 def all_nights(db: Session) -> list[dict[str, Any]]:

@@ -48,10 +48,12 @@ def export(game_id: str) -> Response:
 
 @bp.get("/groups/<group_id>/export.json")
 def export_group_file(group_id: str) -> Response:
-    """A group, its games and payments as one JSON file, for anyone with the link."""
+    """A group, its games, payments and nights as one JSON file, for anyone with the
+    link; a night's history only for the browser that runs the night."""
     db = get_session()
     group = load_group(db, group_id)
-    body = json.dumps(export_group(db, group), ensure_ascii=False, indent=1)
+    document = export_group(db, group, night_access.can_organise)
+    body = json.dumps(document, ensure_ascii=False, indent=1)
     response = Response(body, mimetype="application/json")
     response.headers["Content-Disposition"] = (
         f'attachment; filename="scorekeeper-group-{group.id}.json"'

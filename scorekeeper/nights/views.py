@@ -193,7 +193,9 @@ def _render_organiser(night: Night, status: int = 200, **forms: Any) -> Response
         board_url=url_for("nights.board", night_id=night.id, _external=True),
     )
     response = make_response(body, status)
-    response.headers["Cache-Control"] = "private, no-cache"
+    # The page holds the organiser's secret (its link, its QR code): kept nowhere, as
+    # the share pages are.
+    response.headers["Cache-Control"] = "private, no-store"
     return response
 
 
