@@ -323,3 +323,18 @@ def test_the_organisers_page_is_kept_nowhere(client: FlaskClient, app: Flask) ->
     assert page.status_code == 200 and night_of(app, night_id).organiser_secret in (
         page.get_data(as_text=True))
     assert page.headers["Cache-Control"] == "private, no-store"
+
+
+def test_a_group_with_no_game_yet_imports_again(client: FlaskClient, app: Flask) -> None:
+    response = client.post("/groups/new", data={"name": "Club", "players": "Ann\nBob",
+                                                 "stake": "", "currency": ""})
+    group_id = response.headers["Location"].rsplit("/", 1)[-1]
+    document = json.loads(client.get(f"/groups/{group_id}/export.json").data)
+    assert document["games"] == []
+    before = counts(app)
+    answer = upload(client, json.dumps(document).encode())
+    assert answer.status_code == 302, answer.get_data(as_text=True)
+    assert counts(app) == (before[0], before[1], before[2] + 1)
+    # A file of no game, group or night still says so.
+    empty = upload(client, json.dumps({"games": []}).encode())
+    assert "the file holds no game" in empty.get_data(as_text=True)

@@ -13,7 +13,7 @@ from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy.exc import IntegrityError
 
 from .. import limits
-from ..db import get_session
+from ..db import get_session, rollback_session
 from ..jsonbody import ApiError, fail, rules_from_json
 from ..models import Game, Night
 from ..names import same_name, text_problem
@@ -25,6 +25,7 @@ from ..services.nights import (
     CONFIRMED,
     TEAM_VARIANTS,
     TIE_BREAKS,
+    NightFull,
     NoRoundLeft,
     NotFinished,
     NotPaired,
@@ -41,6 +42,18 @@ from . import bodies, bp
 from .games import _group_for, _roster_spelling, _stake
 
 NAME_MAX = 40
+
+
+def _night_full(_exc: NightFull) -> tuple[Response, int]:
+    """A night whose history is full takes no more changes (409)."""
+    rollback_session()
+    errors = [{"where": "night", "message":
+               f"the night's history holds {limits.MOST_CHANGES} changes, the most it may: "
+               "it takes no more"}]
+    return jsonify(errors=errors), 409
+
+
+bp.register_error_handler(NightFull, _night_full)
 
 
 @bp.post("/nights")

@@ -96,7 +96,8 @@ def read_archive(document: Any) -> list[Game]:
             games.append(game)
     if problems.found:
         raise ArchiveError(problems.found)
-    if not games:
+    # A group or a night may hold no game yet (a night before its first round).
+    if not games and not (document.get("groups") or document.get("nights")):
         raise ArchiveError([("games", "the file holds no game")])
     return games
 

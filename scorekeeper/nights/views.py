@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..db import get_session, rollback_to_reading
+from ..db import get_session, rollback_session, rollback_to_reading
 from ..models import Game, Group, Night, NightChange, NightTable
 from ..money import local_currency, read_stake
 from ..names import name_key
@@ -59,6 +59,19 @@ def locked(night_id: str) -> Night:
 
 def to_night(night: Night, anchor: str = "") -> Response:
     return redirect(url_for("nights.organiser", night_id=night.id) + anchor)
+
+
+@bp.errorhandler(service.NightFull)
+def night_full(_exc: service.NightFull) -> Response:
+    """A change to a night whose history is full: nothing is written, and the page it
+    came from says why."""
+    rollback_session()
+    flash(_("The night's history holds %(most)s changes, the most it may: it takes no more.",
+            most=limits.MOST_CHANGES), "warning")
+    values = request.view_args or {}
+    if "night_id" in values:
+        return redirect(url_for("nights.organiser", night_id=values["night_id"]))
+    return redirect(url_for("games.sheet", game_id=values.get("game_id", "")))
 
 
 # --- a new night --------------------------------------------------------------------------
@@ -321,6 +334,10 @@ def arrive(night_id: str) -> Response:
         known = {name_key(p) for p in night.players}
         if name_key(entrant) in known:
             form.player.errors = [_("%(name)s is in the night already.", name=entrant)]
+            problem = True
+        elif len(night.players) >= service.MOST_ENTRANTS:
+            form.player.errors = [_("A night takes at most %(most)s players.",
+                                    most=service.MOST_ENTRANTS)]
             problem = True
     if problem:
         rollback_to_reading()

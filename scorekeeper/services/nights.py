@@ -23,6 +23,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, selectinload
 
+from .. import limits
 from ..models import Game, Night, NightChange, NightRound, NightTable, now_utc
 from ..scoring import pairing
 from ..variants import VARIANTS
@@ -499,6 +500,11 @@ def live_version(db: Session, night_id: str) -> str | None:
     return f"{own}.{int(games or 0)}"
 
 
+class NightFull(Exception):
+    """The night's history holds ``limits.MOST_CHANGES`` entries, as many as a game's
+    may: it takes no more changes, so that its export still imports."""
+
+
 def _record(
     db: Session,
     night: Night,
@@ -511,5 +517,9 @@ def _record(
     reason: str = "",
     by: str = "",
 ) -> None:
+    held = db.scalar(select(func.count()).select_from(NightChange)
+                     .where(NightChange.night_id == night.id))
+    if (held or 0) >= limits.MOST_CHANGES:
+        raise NightFull
     db.add(NightChange(night_id=night.id, action=action, round=round, table=table,
                        before=before, after=after, reason=reason[:200], by=by[:20]))

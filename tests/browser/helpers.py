@@ -94,6 +94,32 @@ def pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
     yield "group-unlock", f"/groups/{group['id']}/unlock"
 
 
+def night_pages(live_url: str, language: str) -> Iterator[tuple[str, str]]:
+    """(name, path) of a club night's pages, its first round holding a table of each
+    state: one playing (a hand in), one over and waiting for its confirmation, one
+    confirmed; the night's new page, the organiser's page (after the organiser's link)
+    and the board."""
+    yield "night-new", "/nights/new"
+    night = api(f"{live_url}/api/v1/nights", {
+        "players": [*NAMES[language], "Zoe", "Yan"], "variant": "gin", "rules": "classic",
+        "format": "round_robin"})
+    secret = night["organiser_secret"]
+    yield "night-edit", night["organiser_url"].removeprefix(live_url)
+    api(f"{live_url}/api/v1/nights/{night['id']}/rounds", None, secret)
+    games = [table["game"] for table in json.load(urllib.request.urlopen(
+        f"{live_url}/api/v1/nights/{night['id']}"))["rounds"][0]["tables"]]
+    # Classic: to 100 with no bonuses; a knock 1 against 61 gives the knocker 60.
+    knock = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 61}
+    for number, game in enumerate(games):
+        for _ in range(1 if number == 0 else 2):
+            api(f"{live_url}/api/v1/games/{game}/hands", knock, secret)
+    api(f"{live_url}/api/v1/games/{games[2]}/confirm", None, secret)
+    yield "night", f"/n/{night['id']}"
+    yield "night-board", f"/n/{night['id']}/board"
+    for state, game in zip(("playing", "over", "confirmed"), games, strict=False):
+        yield f"night-table-{state}", f"/g/{game}"
+
+
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]
 RUN_JS = """(tags) => axe.run(document, {runOnly: {type: "tag", values: tags}})

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import phone_page
-from tests.browser.helpers import LANGUAGES, api, sample
+from tests.browser.helpers import LANGUAGES, api, night_pages, sample
 from tests.layout import NAMES, hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]  # colours: no database changes them
@@ -128,6 +128,26 @@ def test_the_score_numbers_stand_out_in_every_theme(
         # Ann 33, still needs 67, won hand 4 by 12; Bob 51, needs 49 (no points in hand 4).
         assert [text for text, _ratio in table] == ["33", "67", "+12", "51", "49"]
         assert [(text, ratio) for text, ratio in table if ratio < least] == []
+
+
+@pytest.mark.parametrize("language", ["ru", "fa"])
+@pytest.mark.parametrize("theme", list(THEMES))
+def test_a_night_tables_result_box_reads_in_every_theme(
+    live_url: str, browser: Any, request: pytest.FixtureRequest, theme: str, language: str
+) -> None:
+    """The result box on the sheet of a club night's table (its heading, what it says,
+    the confirm field's label and button), in each of the table's states: its text
+    stands out from the box as the rest of the page's does (4.5:1, 7:1 in high contrast;
+    a light theme's white box under the dark theme's light text read at 1.24:1)."""
+    tables = {name: path for name, path in night_pages(live_url, language)
+              if name.startswith("night-table-")}
+    least = 7 if "contrast" in theme else 4.5
+    with open_in(browser, request, live_url, theme, language) as phone:
+        for name, path in tables.items():
+            phone.goto(live_url + path)
+            shown = phone.evaluate(CONTRAST_JS, "#night-result :is(h2, p, label, button)")
+            assert len(shown) >= 2, name  # the heading, and what the table's state is
+            assert [(text, ratio) for text, ratio in shown if ratio < least] == [], name
 
 
 def test_high_contrast_scores_are_black_on_white(
