@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..models import Night, NightTable, Ruling
+from ..names import short_forms
 from . import nights as service
 from .rulings import kept_about
 
@@ -55,6 +56,9 @@ class NightView:
     current: int
     # Tables of earlier rounds still playing (carried over).
     carried: list[TableView]
+    # Each entrant's short form, as a game's sheet names its players (a team's: its
+    # players' short forms), for the narrow columns of a phone's page.
+    short: dict[str, str] = field(default_factory=dict)
 
     @property
     def latest(self) -> RoundView | None:
@@ -121,4 +125,15 @@ def night_view(db: Session, night: Night, *, rounds: str = "all") -> NightView:
         planned=service.planned_rounds(night),
         current=current,
         carried=carried,
+        short=entrant_short_forms(night),
     )
+
+
+def entrant_short_forms(night: Night) -> dict[str, str]:
+    """Each entrant's short form (``names.short_forms``; a team's: its two players')."""
+    if night.teams is None:
+        return dict(zip(night.players, short_forms(night.players), strict=True))
+    members = [player for team in night.teams for player in team]
+    short = dict(zip(members, short_forms(members), strict=True))
+    return {service.team_name(team): service.team_name([short[p] for p in team])
+            for team in night.teams}
