@@ -29,7 +29,8 @@ def night_table_of(game: Any) -> Any:
     if night is None:
         return None
     return {"night": night, "table": table,
-            "result": service.progress_of(game).result}
+            "result": service.progress_of(game).result,
+            "correction": service.corrections(night).get((table.round, table.number))}
 
 
 @bp.app_template_filter()

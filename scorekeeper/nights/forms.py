@@ -177,6 +177,15 @@ class ForfeitForm(FlaskForm):
                          validators=[InputRequired(), Length(max=200), Text()])
 
 
+def name_the_sides(correct: CorrectForm, forfeit: ForfeitForm, a: str, b: str) -> None:
+    """Each side of a table by its entrant's name, where the forms' defaults say "the
+    first" and "the second"."""
+    correct.points_a.label.text = _("Points of %(name)s", name=a)
+    correct.points_b.label.text = _("Points of %(name)s", name=b)
+    correct.winner.choices = _choices([("a", a), ("b", b), ("", _("Nobody (a draw)"))])
+    forfeit.side.choices = _choices([("a", a), ("b", b)])
+
+
 class ArriveForm(FlaskForm):
     """A player who comes late joins the night from the next round."""
 

@@ -37,6 +37,7 @@ from .forms import (
     ForfeitForm,
     NewNightForm,
     NextRoundForm,
+    name_the_sides,
 )
 
 
@@ -280,6 +281,7 @@ def correct(night_id: str, round_number: int, number: int) -> Response | tuple[s
     table = _table(night, round_number, number)
     correct_form = CorrectForm(prefix="c")
     forfeit_form = ForfeitForm(prefix="f")
+    name_the_sides(correct_form, forfeit_form, table.a, table.b)
     db = get_session()
     if request.method == "GET" and table.result is not None:
         r = table.result

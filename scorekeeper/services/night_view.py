@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ..models import Night, NightTable, Ruling
+from ..models import Night, NightChange, NightTable, Ruling
 from ..names import short_forms
 from . import nights as service
 from .rulings import kept_about
@@ -18,7 +18,8 @@ from .rulings import kept_about
 class TableView:
     """One table as shown: its entrants, players in their seats, game, state, running
     scores (hands played), result (the confirmed one, else the game's own) and the
-    rulings kept about its game's hands."""
+    rulings kept about its game's hands, and the organiser's correction of its result
+    (``None``: the result is the game's own)."""
 
     table: NightTable
     players: list[str]
@@ -27,6 +28,7 @@ class TableView:
     scores: tuple[int, int] | None
     result: dict[str, Any] | None
     rulings: list[Ruling] = field(default_factory=list)
+    correction: NightChange | None = None
 
     @property
     def number(self) -> int:
@@ -99,6 +101,7 @@ def night_view(db: Session, night: Night, *, rounds: str = "all") -> NightView:
     replay = night.tables if rounds == "all" else live
     progress = service.progresses(db, night, [t for t in replay if t.confirmed_at is None])
     rulings = kept_about(db, (t.game_id for t in night.tables)) if rounds == "all" else {}
+    fixed = service.corrections(night)
     views: dict[int, list[TableView]] = {}
     for table in night.tables:
         p = progress.get(table.id)
@@ -112,7 +115,7 @@ def night_view(db: Session, night: Night, *, rounds: str = "all") -> NightView:
         views.setdefault(table.round, []).append(
             TableView(table, service.game_players(night, table.a, table.b), state,
                       p.hands if p else 0, scores, result,
-                      rulings.get(table.game_id or "", []))
+                      rulings.get(table.game_id or "", []), fixed.get((table.round, table.number)))
         )
     shown_rounds = [RoundView(r.number, sorted(views.get(r.number, []), key=lambda t: t.number),
                               list(r.byes))

@@ -485,6 +485,13 @@ def add_entrant(
 # --- live ----------------------------------------------------------------------------------
 
 
+def corrections(night: Night) -> dict[tuple[int, int], NightChange]:
+    """The organiser's latest correction of each table's result, by (round, table): the
+    result before and after it, and its reason."""
+    return {(c.round, c.table): c for c in night.changes
+            if c.action == "correct" and c.round is not None and c.table is not None}
+
+
 def live_version(db: Session, night_id: str) -> str | None:
     """The night's live version: its own and the sum of its games' versions (each only
     grows), so any save at any table, and any change to the night, moves it."""

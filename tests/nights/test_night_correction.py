@@ -1,0 +1,75 @@
+"""The organiser's correction of a table's result reaches the table: its game's sheet
+says the result was corrected, to what, from what and why; the organiser's page and the
+results PDF mark it; the correction form names the players."""
+
+from __future__ import annotations
+
+import io
+import re
+from html import unescape
+
+from flask import Flask
+from flask.testing import FlaskClient
+from pypdf import PdfReader
+
+from tests.helpers import night_tables as tables
+from tests.helpers import play_out
+from tests.helpers import start_night as start
+
+ANN, BOB = "Алексей Кузнецов", "Игорь Лебедев"
+
+
+def text(html: str) -> str:
+    """The page's words, tags left out and spaces run together."""
+    return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
+
+
+def test_a_corrected_result_reaches_the_tables_sheet_and_the_results(
+    client: FlaskClient, app: Flask
+) -> None:
+    night_id = start(client, f"{ANN}\n{BOB}")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    play_out(client, table.game_id, 0)  # Алексей wins 110 to 0
+    assert client.post(f"/g/{table.game_id}/confirm").status_code == 302
+    # The correction form names the players, not "the first" and "the second".
+    form = text(client.get(f"/n/{night_id}/rounds/1/tables/1/result").get_data(as_text=True))
+    assert f"Points of {ANN}" in form and f"Points of {BOB}" in form
+    assert f"Winner {ANN} {BOB} Nobody (a draw)" in form
+    assert f"Who forfeits {ANN} {BOB}" in form
+    assert "the first" not in form.lower()
+    corrected = client.post(f"/n/{night_id}/rounds/1/tables/1/result", data={
+        "what": "correct", "c-points_a": "150", "c-points_b": "50", "c-winner": "a",
+        "c-shutout": "", "c-reason": "Hand 2 was written down wrong"})
+    assert corrected.status_code == 302, corrected.get_data(as_text=True)
+    # The table's sheet: the corrected result, what it was, and why.
+    sheet = client.get(f"/g/{table.game_id}").get_data(as_text=True)
+    box = re.search(r'<section class="night-result".*?</section>', sheet, re.S)
+    assert box, sheet
+    said = text(box.group(0))
+    assert (f"The organiser corrected the result: {ANN} 150 · {BOB} 50. "
+            "It counts for the night.") in said
+    assert f"It was {ANN} 110 · {BOB} 0." in said
+    assert "Reason: Hand 2 was written down wrong" in said
+    assert "The result is confirmed" not in said
+    # The organiser's page marks the table.
+    page = client.get(f"/n/{night_id}").get_data(as_text=True)
+    row = re.search(r'<tr id="table-1-1".*?</tr>', page, re.S)
+    assert row and "confirmed · corrected" in text(row.group(0))
+    # The results PDF: the corrected result, marked so.
+    pdf = client.get(f"/n/{night_id}/results.pdf")
+    printed = " ".join(" ".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.data)).pages)
+                       .split())
+    assert "150 – 50" in printed and "corrected" in printed
+    assert "110 – 0" not in printed
+
+
+def test_a_result_never_corrected_reads_as_confirmed(client: FlaskClient, app: Flask) -> None:
+    night_id = start(client, f"{ANN}\n{BOB}")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    play_out(client, table.game_id, 1)
+    client.post(f"/g/{table.game_id}/confirm")
+    said = text(client.get(f"/g/{table.game_id}").get_data(as_text=True))
+    assert "The result is confirmed: 0 – 110. It counts for the night." in said
+    assert "corrected" not in said
