@@ -158,12 +158,8 @@ def busy(night: Night) -> set[str]:
 
 def left_out(night: Night) -> set[str]:
     """Who the next round does not seat: the entrants at a table still playing, and
-    on a round robin those away (Swiss and king of the hill seat an away entrant,
-    who forfeits)."""
-    out = busy(night)
-    if night.format == "round_robin":
-        out |= set(night.away) & set(night.players)
-    return out
+    those away (sitting out: no bye, no forfeit unless the organiser records one)."""
+    return busy(night) | (set(night.away) & set(night.players))
 
 
 # --- results ---------------------------------------------------------------------------
@@ -388,12 +384,6 @@ def make_round(
             game_id=game.id,
         )
         night.tables.append(table)
-        gone = [side for side, name in (("a", pair.a), ("b", pair.b)) if name in night.away]
-        if len(gone) == 1:  # an entrant sitting out forfeits the table
-            table.result = {"points_a": 0, "points_b": 0, "winner": "b" if gone[0] == "a" else "a",
-                            "shutout": False, "forfeit": gone[0]}
-            table.confirmed_at = now_utc()
-            table.confirmed_by = "away"
     night.version += 1
     _record(
         db, night, "round", round=number,
