@@ -417,6 +417,8 @@ PLURALS = {
             "many": "Импортировано {n} клубных вечеров.",
         },
         "%(num)d player": {"one": "{n} игрок", "few": "{n} игрока", "many": "{n} игроков"},
+        "%(num)d match point": {"one": "{n} очко матча", "few": "{n} очка матча",
+                                "many": "{n} очков матча"},
     },
     "fa": {
         "%(num)d box": "{n} خانه",
@@ -439,6 +441,7 @@ PLURALS = {
         "playing, %(num)d hand": "در حال بازی، {n} دست",
         "%(num)d club night imported.": "{n} شب باشگاه وارد شد.",
         "%(num)d player": "{n} بازیکن",
+        "%(num)d match point": "{n} امتیاز مسابقه",
     },
 }
 

@@ -2,7 +2,8 @@
  * a projector: board.css), a list of tables or a standings table taller than its place
  * shows as many rows as fit, then the next ones every few seconds. After live.js swaps
  * a part ("scorekeeper:live") or the screen changes size, the pages are worked out
- * again. On a phone the page scrolls and every row shows.
+ * again. On a phone the page scrolls and every row shows. On a screen the print first
+ * grows to fill its height.
  */
 (function () {
   "use strict";
@@ -45,6 +46,42 @@
     return pages;
   }
 
+  /* Whether every part of the board holds what it shows, every row of it, within its
+   * height and its width. */
+  function fitsWhole() {
+    var holders = document.querySelectorAll(".board-main section > div");
+    return Array.prototype.every.call(holders, function (holder) {
+      Array.prototype.forEach.call(holder.querySelectorAll("[hidden]"), function (row) {
+        row.hidden = false;
+      });
+      return holder.scrollHeight <= holder.clientHeight + 1
+        && holder.scrollWidth <= holder.clientWidth + 1;
+    });
+  }
+
+  /* A screen across the room: the print grows until the tables or the standings fill
+   * the screen's height, up to twice the size board.css starts from; what does not fit
+   * at that size is paged (``show``). */
+  function fill() {
+    var root = document.documentElement;
+    root.style.fontSize = "";
+    if (!paged()) {
+      return;
+    }
+    var low = parseFloat(getComputedStyle(root).fontSize);
+    var high = low * 2;
+    for (var step = 0; step < 7; step += 1) {
+      var size = (low + high) / 2;
+      root.style.fontSize = size + "px";
+      if (fitsWhole()) {
+        low = size;
+      } else {
+        high = size;
+      }
+    }
+    root.style.fontSize = low + "px";
+  }
+
   function show() {
     var boxes = document.querySelectorAll("[data-pages], table[data-page-rows]");
     var most = 1;
@@ -72,13 +109,14 @@
   }
 
   function start() {
+    fill();
     show();
     clearInterval(timer);
     timer = setInterval(turn, EVERY);
   }
 
-  document.addEventListener("scorekeeper:live", function () { show(); });
-  window.addEventListener("resize", function () { show(); });
+  document.addEventListener("scorekeeper:live", function () { fill(); show(); });
+  window.addEventListener("resize", function () { fill(); show(); });
   if (document.readyState === "loading") {
     document.addEventListener("DOMContentLoaded", start);
   } else {
