@@ -42,7 +42,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, unquote
 
-from flask import Flask
+from flask import Flask, request
 from markupsafe import Markup, escape
 from sqlalchemy import event, inspect
 from sqlalchemy.orm.attributes import set_committed_value
@@ -293,13 +293,27 @@ class PlayerName(BaseConverter):
         return once
 
 
+def page_address() -> str:
+    """This page's path and query as its own links write them (where the language and
+    colour forms send the reader back): the matched route built again from its
+    values, so a player's name stays encoded as ``PlayerName`` writes it; Flask's
+    ``request.full_path`` holds it decoded once, which a browser reads as ".."."""
+    rule = request.url_rule
+    built = rule.build(dict(request.view_args or {}), append_unknown=False) if rule else None
+    if built is None:
+        return request.full_path
+    query = request.query_string.decode("latin-1")
+    return request.script_root + built[1] + (f"?{query}" if query else "")
+
+
 def init_app(app: Flask) -> None:
     """The template filters (``name``, ``names`` for pages; ``isolated``,
     ``isolated_names`` for PDFs), ``short_names(game)``, the ``player`` URL converter,
-    and the repair of names as they are read."""
+    ``page_address()``, and the repair of names as they are read."""
     from . import models
 
     app.url_map.converters["player"] = PlayerName
+    app.add_template_global(page_address, "page_address")
 
     app.add_template_filter(bdi, "name")
     app.add_template_filter(bdi_list, "names")

@@ -64,3 +64,19 @@ def test_a_name_needing_no_escape_is_written_once(client: FlaskClient,
         answer = client.get(f"/api/v1/groups/{group['id']}/players/{written}")
         assert answer.status_code == 200, written
         assert answer.get_json()["name"] == "A/B"
+
+
+def test_the_language_switch_on_a_players_page_comes_back_to_it(
+    client: FlaskClient, group: dict[str, Any]
+) -> None:
+    for name, path in links(client, group["id"]).items():
+        page = client.get(f"{path}?kind=gin").get_data(as_text=True)
+        found = re.search(r'name="next" value="([^"]*)"', page)
+        assert found is not None
+        switched = client.post("/lang", data={"lang": "ru", "next": html.unescape(found[1])})
+        assert switched.status_code == 302
+        back = urlsplit(urljoin(f"http://localhost{path}", switched.headers["Location"]))
+        assert (back.path, back.query) == (path, "kind=gin"), name
+        again = client.get(f"{back.path}?{back.query}")
+        assert again.status_code == 200, name
+        client.post("/lang", data={"lang": "en", "next": "/"})
