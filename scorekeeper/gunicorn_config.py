@@ -270,14 +270,15 @@ class ThreadedWSGI:
             # gunicorn closes the connection (the answer's end never came).
             logging.getLogger("gunicorn.error").warning(
                 "%s %s: the client read none of its answer for %g s; dropped",
-                answer.environ["REQUEST_METHOD"], printable(answer.environ["PATH_INFO"]),
+                answer.environ["REQUEST_METHOD"],
+                printable(answer.environ["PATH_INFO"].encode("latin-1").decode("utf-8", "replace")),
                 self.deadline)
         finally:
             if answer.open:
                 await loop.run_in_executor(self.pool, answer.close)
 
 
-def refusal(version: str, headers: Iterable[tuple[bytes, bytes]],
+def refusal(version: str, headers: list[tuple[bytes, bytes]],
             most_body: int) -> tuple[int, bytes] | None:
     """The status and text a request is refused with from its headers alone, or
     ``None`` when its body may be read: HTTP/1.1 wants one ``Host`` (RFC 9112, 3.2);
