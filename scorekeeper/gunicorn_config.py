@@ -267,12 +267,16 @@ class ThreadedWSGI:
                                    self.deadline)
         except TimeoutError:
             # The client reads nothing: what is left of its answer is let go, and
-            # gunicorn closes the connection (the answer's end never came).
+            # gunicorn closes the connection. An answer of a said length ends here
+            # (short of it, which is how the client learns it was cut); one without
+            # never ends, and gunicorn says so in its error log.
             logging.getLogger("gunicorn.error").warning(
                 "%s %s: the client read none of its answer for %g s; dropped",
                 answer.environ["REQUEST_METHOD"],
                 printable(answer.environ["PATH_INFO"].encode("latin-1").decode("utf-8", "replace")),
                 self.deadline)
+            if any(name == b"content-length" for name, _value in answer.headers):
+                await send({"type": "http.response.body", "body": b""})
         finally:
             if answer.open:
                 await loop.run_in_executor(self.pool, answer.close)

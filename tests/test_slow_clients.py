@@ -114,8 +114,9 @@ def serve(wsgi: Any, messages: list[dict[str, Any]],
         return next(sent, {"type": "http.disconnect"})
 
     async def send(message: dict[str, Any]) -> None:
-        if unread_after is not None and len(answer) >= unread_after:
-            await asyncio.Event().wait()  # the client's window is full: never writable
+        if unread_after is not None and len(answer) >= unread_after and message.get("body"):
+            # The client's window is full: a piece with bytes is never taken.
+            await asyncio.Event().wait()
         answer.append(message)
 
     request = {"type": "http", "http_version": "1.1", "method": "POST", "scheme": "http",
@@ -212,7 +213,10 @@ def test_a_long_answer_follows_in_pieces_and_the_app_closes_it() -> None:
     assert closed == [True]
 
 
-def test_an_answer_its_client_does_not_read_is_dropped_after_the_deadline() -> None:
+@pytest.mark.parametrize("length", [None, 8 * (BUFFERED // 2)])
+def test_an_answer_its_client_does_not_read_is_dropped_after_the_deadline(
+    length: int | None,
+) -> None:
     made = []
     closed = []
 
@@ -226,13 +230,18 @@ def test_an_answer_its_client_does_not_read_is_dropped_after_the_deadline() -> N
             closed.append(True)
 
     def export(environ: dict[str, Any], start_response: Any) -> Export:
-        start_response("200 OK", [("Content-Type", "application/json")])
+        said = [] if length is None else [("Content-Length", str(length))]
+        start_response("200 OK", [("Content-Type", "application/json"), *said])
         return Export()
 
     # The client takes the answer's start and three pieces, then reads nothing.
     answer = serve(export, [{"type": "http.request", "body": b"", "more_body": False}],
                    unread_after=4, deadline=0.2)
-    assert [len(message.get("body", b"")) for message in answer] == [0, PIECE, PIECE, PIECE]
+    # An answer of a said length is ended short of it (gunicorn then closes the
+    # connection); one without is left unended (gunicorn closes it all the same).
+    ended = [(0, None)] if length else []
+    assert [(len(m.get("body", b"")), m.get("more_body")) for m in answer[1:]] == [
+        (PIECE, True)] * 3 + ended
     # The thread had made the first BUFFERED bytes (two of the eight halves); the rest
     # was never made, and the app's iterable is closed.
     assert (len(made), closed) == (2, [True])

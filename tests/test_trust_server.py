@@ -10,6 +10,7 @@ server; workers are replaced after a number of requests."""
 from __future__ import annotations
 
 import contextlib
+import json
 import re
 import socket
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper import gunicorn_config
-from tests.trust_server import Browser, ServeProcess, create_game
+from tests.trust_server import Browser, ServeProcess, create_game, hidden_fields
 
 pytestmark = pytest.mark.slow
 
@@ -104,6 +105,16 @@ def test_bodies_hosts_and_hang_ups(server: ServeProcess, tmp_path: Path) -> None
               b"/admin%20HTTP/1.1%22%20200%20%1b[31m HTTP/1.1\r\nHost: 127.0.0.1\r\n"
               b"Connection: close\r\n\r\n")
     assert status(exchange(port, forged)) == 404
+    # A client that asks for a game's export sixteen times over one connection and
+    # reads none of it: once the system's buffers are full, an answer waits for it.
+    exported = imported_game(phone, 1000)
+    size = len(phone.get(f"/g/{exported}/export.json").body)
+    assert size > 500_000
+    unread = socket.socket()
+    unread.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    unread.connect(("127.0.0.1", port))
+    unread.sendall(f"GET /g/{exported}/export.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                   .encode() * 16)
     # Hang-ups: mid-body, and while the sheet's PDF is being made.
     hang_up(port, b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"pla")
@@ -111,6 +122,13 @@ def test_bodies_hosts_and_hang_ups(server: ServeProcess, tmp_path: Path) -> None
     time.sleep(TIMEOUT + 4)  # gunicorn gives a gone client's call 3 s to end
     assert phone.get("/static/style.css").status == 200
     server.stop()  # its logs are whole
+    unread.close()
+    errors = server.log.read_text(encoding="utf-8")
+    # The answer it stopped at was dropped after the deadline (then gunicorn closed the
+    # connection: the rest were never made).
+    assert errors.count(f"GET /g/{exported}/export.json: the client read none of its answer "
+                        f"for {TIMEOUT} s; dropped") == 1, errors
+    assert "ERROR" not in errors, errors
 
     log = server.access_log.read_text(encoding="utf-8")
     lines = log.splitlines()
@@ -122,9 +140,30 @@ def test_bodies_hosts_and_hang_ups(server: ServeProcess, tmp_path: Path) -> None
     gone = [line for line in lines if '" 499 ' in line]
     assert len([line for line in gone if '"POST /api/v1/games HTTP/1.1" 499 0 ' in line]) == 1
     assert len([line for line in gone if f'"GET /g/{game["id"]}/sheet.pdf' in line]) == 1
+    assert len([line for line in gone if f'"GET /g/{exported}/export.json' in line]) == 1
     assert not [line for line in lines if re.search(r'" 5\d\d ', line)], log
     # No control socket: one in the user's runtime folder would be every server's.
     assert not (tmp_path / "gunicorn.ctl").exists()
+
+
+def imported_game(phone: Browser, hands: int) -> str:
+    """A gin game of ``hands`` knocks of 1 against 2 (each seat in turn), imported
+    through the import's form; its id."""
+    quick = [{"inputs": {"mode": "quick", "outcome": "knock", "knocker": i % 2,
+                         "knocker_deadwood": 1, "defender_deadwood": 2}}
+             for i in range(hands)]
+    document = json.dumps({"variant": "gin", "players": ["Ann", "Bob"],
+                           "rules": {"preset": "classic", "target": 10000},
+                           "setup": {"dealer": 0}, "hands": quick}).encode()
+    token = hidden_fields(phone.get("/import").text)["csrf_token"]
+    body = (b'--b\r\nContent-Disposition: form-data; name="csrf_token"\r\n\r\n'
+            + token.encode() + b'\r\n--b\r\nContent-Disposition: form-data; name="file"; '
+            b'filename="g.json"\r\nContent-Type: application/json\r\n\r\n'
+            + document + b"\r\n--b--\r\n")
+    made = phone.request("POST", "/import", body=body,
+                         headers={"Content-Type": "multipart/form-data; boundary=b"})
+    assert made.status == 302, made.text[:500]
+    return made.headers["location"].rsplit("/", 1)[1]
 
 
 def test_the_config_replaces_workers_with_jitter() -> None:
