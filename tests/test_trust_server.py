@@ -119,10 +119,15 @@ def test_bodies_hosts_and_hang_ups(server: ServeProcess, tmp_path: Path) -> None
     hang_up(port, b"POST /api/v1/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                   b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{\"pla")
     hang_up(port, f"GET /g/{game['id']}/sheet.pdf HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
-    time.sleep(TIMEOUT + 4)  # gunicorn gives a gone client's call 3 s to end
+    # gunicorn gives a gone client's call 3 s to end; the export waits TIMEOUT once the
+    # buffers are full. Until the three are logged (a minute at most):
+    waited = time.monotonic() + 60
+    while server.access_log.read_text(encoding="utf-8").count('" 499 ') < 3:
+        assert time.monotonic() < waited, server.access_log.read_text(encoding="utf-8")
+        time.sleep(0.5)
     assert phone.get("/static/style.css").status == 200
-    server.stop()  # its logs are whole
     unread.close()
+    server.stop()  # its logs are whole
     errors = server.log.read_text(encoding="utf-8")
     # The answer it stopped at was dropped after the deadline (then gunicorn closed the
     # connection: the rest were never made).
