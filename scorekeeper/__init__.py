@@ -25,15 +25,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app. Settings: defaults, then ``config.py`` in the instance folder,
     then the environment (``SCOREKEEPER_*``), then ``test_config`` (tests skip the
     instance's ``config.py``)."""
+    from .limits import MOST_BODY
+
     app = Flask(__name__, instance_path=str(instance_path()), instance_relative_config=True)
     app.json = JSONProvider(app)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.from_mapping(
         DATABASE_URL=f"sqlite:///{instance / 'scorekeeper.sqlite'}",
-        # A hand with every card typed is a few hundred bytes. Anything larger is refused
-        # with 413; an import file has its own limit (``limits.IMPORT_BYTES``).
-        MAX_CONTENT_LENGTH=1024 * 1024,
+        # Anything larger is refused with 413; an import file has its own limit
+        # (``limits.LARGE_BODIES``).
+        MAX_CONTENT_LENGTH=MOST_BODY,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,

@@ -17,7 +17,7 @@ import click
 from flask.cli import FlaskGroup, ScriptInfo, pass_script_info
 
 from . import create_app
-from .limits import IMPORT_BYTES
+from .limits import LARGE_BODIES, MOST_BODY
 
 THREADS = 8  # per worker process: the threads that run the app's requests
 # gunicorn's hooks: each worker freezes the built app out of garbage collection.
@@ -50,8 +50,9 @@ def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
                   app: str = APP, access_log: bool = True) -> list[str]:
     """The gunicorn command line, after the program name: gunicorn's asgi workers
     serving ``app`` (a WSGI app, named as gunicorn names one) on ``threads`` threads
-    each, once a request has come in whole, if it is no longer than the largest import
-    (``scorekeeper.gunicorn_config.threaded``);
+    each, once a request has come in whole, if its body is no longer than its address
+    takes (``limits.MOST_BODY``; ``limits.LARGE_BODIES``: the import's form) —
+    ``scorekeeper.gunicorn_config.threaded``;
     the hooks of ``scorekeeper.gunicorn_config``; the access log on standard output
     (paths without their query strings: ``ACCESS_LOG_FORMAT``). The benches start
     the same server with other ``threads``, another ``app`` (their bare reference
@@ -64,7 +65,8 @@ def gunicorn_args(host: str, port: int, workers: int, *, threads: int = THREADS,
         "--worker-class=asgi",
         f"--config={GUNICORN_CONFIG}",
         *logging,
-        f"scorekeeper.gunicorn_config:threaded({app!r}, {threads}, {IMPORT_BYTES})",
+        f"scorekeeper.gunicorn_config:threaded({app!r}, {threads}, {MOST_BODY}, "
+        f"{LARGE_BODIES!r})",
     ]
 
 

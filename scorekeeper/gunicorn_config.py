@@ -2,10 +2,11 @@
 and what its workers serve.
 
 gunicorn reads this module in its master process for its settings, so it imports
-nothing of the app: the logger that hides edit secrets, the master's open-file limit,
-the workers' start. Each worker then builds the app through ``threaded``: gunicorn's
-asgi worker reads every connection on its event loop, and a request reaches the
-app, on one of the worker's threads, only once it has come in whole (docs/deploy.md).
+nothing of the app: the logger that hides edit secrets and tells a client that left
+from a server error, the master's open-file limit, the workers' start and their
+replacement, no control socket. Each worker then builds the app through ``threaded``:
+gunicorn's asgi worker reads every connection on its event loop, and a request reaches
+the app, on one of the worker's threads, only once it has come in whole (docs/deploy.md).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import re
 import resource
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 from urllib.parse import unquote_to_bytes
@@ -29,12 +30,20 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-# A request body is kept in memory up to this size, in a temporary file beyond (an
-# import of a large backup).
-SPOOL = 1024 * 1024
+# A request body is kept in memory up to this size, in a temporary file beyond (a
+# hand's form is a few hundred bytes; a large import file goes to disk): three hundred
+# connections each sending a body at once hold at most 300 × 64 KiB.
+SPOOL = 64 * 1024
 # An answer's first bytes that a thread collects before the event loop sends them:
 # a page, a PDF, a stylesheet whole; a larger answer (an export) follows in pieces.
 BUFFERED = 4 * 1024 * 1024
+# What the event loop hands gunicorn at a time: a client that reads nothing holds at
+# most this much (and gunicorn's 64 KiB of write buffer) in the worker's memory.
+PIECE = 64 * 1024
+# How long a client may go without reading any of its answer, or sending any of its
+# body, before it is dropped: gunicorn's ``timeout`` (30 s unless set), which each
+# worker gives the app in ``post_worker_init``.
+DEADLINE = 30.0
 # The open-file limit the master raises its soft limit towards (never past the hard
 # one): each connection, slow or not, is one open file of a worker.
 OPEN_FILES = 65536
@@ -63,16 +72,70 @@ class _HideSecrets(logging.Filter):
         return True
 
 
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\\]")
+GONE = "499"  # the status logged for a client that left before its answer was out
+
+
+def printable(text: str) -> str:
+    r"""``text`` as one piece of a log line, a terminal unharmed: every control
+    character written ``\xNN``, and a backslash ``\\`` so that no escape can be typed
+    (gunicorn itself writes a quote ``\"``).
+
+    >>> print(printable('/g/x\n127.0.0.1 "GET /admin" \x1b[31m \\x0a'))
+    /g/x\x0a127.0.0.1 "GET /admin" \x1b[31m \\x0a
+    """
+    return _UNPRINTABLE.sub(
+        lambda found: "\\\\" if found[0] == "\\" else f"\\x{ord(found[0]):02x}", text)
+
+
+def client_left(resp: Any, method: str | None) -> bool:
+    """Whether gunicorn's record of an answer ``resp`` says its client left before
+    the answer was out: gunicorn's own 500, with no headers and no byte, stands in for
+    an answer the app never got to start (``ThreadedWSGI`` answers every request it
+    gets, so that happens only when nobody is there to take it), and an answer sent
+    short of its ``Content-Length``."""
+    headers = {str(_text(name)).lower(): _text(value) for name, value in resp.headers or ()}
+    if str(resp.status) == "500" and not headers and not resp.sent:
+        return True
+    declared = headers.get("content-length", "")
+    return (method != "HEAD" and str(resp.status) not in ("204", "304")
+            and declared.isdigit() and (resp.sent or 0) < int(declared))
+
+
+def _text(value: str | bytes) -> str:
+    """A header's name or value as gunicorn keeps it (bytes from the app, or text)."""
+    return value.decode("latin-1") if isinstance(value, bytes) else value
+
+
 class SecretsHiddenLogger(Logger):
-    """gunicorn's logger, with edit secrets hidden from its error and access logs."""
+    """gunicorn's logger, with edit secrets hidden from its error and access logs, a
+    request's fields in its access log escaped (``printable``: a path holding a line
+    break or a terminal's escape writes no line of its own and no colour), and a client
+    that left before its answer was out logged as ``GONE``, never as a server error."""
 
     def setup(self, cfg: Any) -> None:
         super().setup(cfg)
         for log in (self.error_log, self.access_log):
             log.addFilter(_HideSecrets())
 
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        found: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        if client_left(resp, environ.get("REQUEST_METHOD")):
+            found["s"] = GONE
+        return {key: printable(value) if isinstance(value, str) else value
+                for key, value in found.items()}
+
 
 logger_class = "scorekeeper.gunicorn_config.SecretsHiddenLogger"
+
+# A worker is replaced after this many requests, each after a different number
+# (gunicorn adds 0 to ``max_requests_jitter`` at random), so that what a worker's memory
+# grew to under load goes back to the system, and never all workers at once.
+max_requests = 5000
+max_requests_jitter = 500
+# gunicorn's control socket (``gunicornc``) is one path per user by default, which a
+# second server of the same user takes over: none is opened.
+control_socket_disable = True
 
 
 def post_worker_init(worker: Any) -> None:
@@ -85,11 +148,17 @@ def post_worker_init(worker: Any) -> None:
     worker whose other threads were saving hands (PostgreSQL, ``bench/load.py``),
     and for that time no thread of the worker runs. Frozen, they are never walked
     again; a full collection walks the few thousand objects made since.
+
+    Then the app learns gunicorn's ``timeout``: the time a client may take to read
+    any of its answer (``ThreadedWSGI.deadline``), as it may to send any of its body.
     """
     gc.collect()
     gc.freeze()
     worker.log.info("built app frozen out of garbage collection: %d objects",
                     gc.get_freeze_count())
+    app = getattr(worker, "asgi", None)
+    if isinstance(app, ThreadedWSGI) and worker.cfg.timeout > 0:
+        app.deadline = float(worker.cfg.timeout)
 
 
 def on_starting(server: Any) -> None:
@@ -117,18 +186,26 @@ class ThreadedWSGI:
 
     A client that sends slowly only holds its connection on the event loop; no
     thread waits for it. One that leaves before its body is in, or stops sending it
-    for gunicorn's ``timeout``, never reaches the app: it is answered 408; a body over
-    ``most_body`` bytes (the largest the app takes) is answered 413. A thread
-    hands its request back once, with the answer's first ``BUFFERED`` bytes, so that a
-    save does not wait on the event loop between its pieces while a print holds the
-    interpreter; a longer answer follows a piece at a time.
+    for gunicorn's ``timeout``, never reaches the app: it is answered 408. A body is
+    refused (413) before any of it is read when its ``Content-Length`` is over its
+    address's limit (``larger``, else ``most_body``), and a body without a length
+    (chunked) is refused (411): a body's length is known before it is read. An HTTP/1.1
+    request without one ``Host`` is answered 400, as HTTP/1.1 says.
+
+    A thread hands its request back once, with the answer's first ``BUFFERED`` bytes, so
+    that a save does not wait on the event loop between its pieces while a print holds
+    the interpreter; a longer answer follows a piece at a time. The event loop hands
+    them to gunicorn ``PIECE`` bytes at a time; a client that reads none of them for
+    ``deadline`` seconds is dropped, and what was left of its answer with it.
     """
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], threads: int,
-                 most_body: int) -> None:
+    def __init__(self, app: Callable[..., Iterable[bytes]], threads: int, most_body: int,
+                 larger: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="app")
         self.most_body = most_body  # a longer body is refused (413) before the app
+        self.larger = dict(larger or {})  # path: the longest body it takes, if longer
+        self.deadline = DEADLINE
 
     async def __call__(self, scope: MutableMapping[str, Any], receive: Receive,
                        send: Send) -> None:
@@ -140,10 +217,10 @@ class ThreadedWSGI:
                     return
         if scope["type"] != "http":  # a websocket: not served
             return
-        loop = asyncio.get_running_loop()
-        declared = dict(scope["headers"]).get(b"content-length", b"0")
-        if declared.isdigit() and int(declared) > self.most_body:
-            await refuse(send, 413, b"Content Too Large")
+        most_body = self.larger.get(scope["path"], self.most_body)
+        refused = refusal(scope["http_version"], scope["headers"], most_body)
+        if refused is not None:
+            await refuse(send, *refused)
             return
         with tempfile.SpooledTemporaryFile(max_size=SPOOL) as body:
             while True:
@@ -154,25 +231,78 @@ class ThreadedWSGI:
                     await refuse(send, 408, b"Request Timeout")
                     return
                 body.write(message.get("body", b""))
-                if body.tell() > self.most_body:  # a chunked body
+                if body.tell() > most_body:  # longer than its Content-Length said
                     await refuse(send, 413, b"Content Too Large")
                     return
                 if not message.get("more_body", False):
                     break
             body.seek(0)
-            answer = _Answer(self.app, wsgi_environ(scope, body))
-            await loop.run_in_executor(self.pool, answer.start)
-            await send({"type": "http.response.start", "status": answer.status,
-                        "headers": answer.headers})
+            await self.answer(_Answer(self.app, wsgi_environ(scope, body)), send)
+
+    async def answer(self, answer: _Answer, send: Send) -> None:
+        """Run the app on a thread of the pool, then send its answer: ``PIECE`` bytes
+        at a time, each within ``deadline`` seconds, or the client is dropped."""
+        loop = asyncio.get_running_loop()
+        try:
             try:
-                while answer.more:
-                    await send({"type": "http.response.body", "body": answer.take(),
-                                "more_body": True})
-                    await loop.run_in_executor(self.pool, answer.next)
-                await send({"type": "http.response.body", "body": answer.take()})
-            finally:
-                if answer.open:
-                    await loop.run_in_executor(self.pool, answer.close)
+                await loop.run_in_executor(self.pool, answer.start)
+            except Exception:  # Flask answers its own errors: this is a bug below it
+                logging.getLogger("gunicorn.error").exception("the app failed")
+                await refuse(send, 500, b"Internal Server Error")
+                return
+            await asyncio.wait_for(send({"type": "http.response.start",
+                                         "status": answer.status,
+                                         "headers": answer.headers}), self.deadline)
+            while True:
+                held = answer.take()
+                for at in range(0, len(held), PIECE):
+                    await asyncio.wait_for(send({
+                        "type": "http.response.body", "body": held[at:at + PIECE],
+                        "more_body": True}), self.deadline)
+                del held
+                if not answer.more:
+                    break
+                await loop.run_in_executor(self.pool, answer.next)
+            await asyncio.wait_for(send({"type": "http.response.body", "body": b""}),
+                                   self.deadline)
+        except TimeoutError:
+            # The client reads nothing: what is left of its answer is let go, and
+            # gunicorn closes the connection. An answer of a said length ends here
+            # (short of it, which is how the client learns it was cut); one without
+            # never ends, and gunicorn says so in its error log.
+            logging.getLogger("gunicorn.error").warning(
+                "%s %s: the client read none of its answer for %g s; dropped",
+                answer.environ["REQUEST_METHOD"],
+                printable(answer.environ["PATH_INFO"].encode("latin-1").decode("utf-8", "replace")),
+                self.deadline)
+            if any(name == b"content-length" for name, _value in answer.headers):
+                await send({"type": "http.response.body", "body": b""})
+        finally:
+            if answer.open:
+                await loop.run_in_executor(self.pool, answer.close)
+
+
+def refusal(version: str, headers: list[tuple[bytes, bytes]],
+            most_body: int) -> tuple[int, bytes] | None:
+    """The status and text a request is refused with from its headers alone, or
+    ``None`` when its body may be read: HTTP/1.1 wants one ``Host`` (RFC 9112, 3.2);
+    a body's length is said before it is read, and is at most ``most_body``.
+
+    >>> refusal("1.1", [(b"host", b"x"), (b"content-length", b"20")], 10)
+    (413, b'Content Too Large')
+    >>> refusal("1.1", [], 10), refusal("1.0", [], 10)
+    ((400, b'Bad Request: HTTP/1.1 needs one Host header'), None)
+    """
+    names = [name.lower() for name, _value in headers]
+    hosts = names.count(b"host")
+    if hosts > 1 or (hosts == 0 and version == "1.1"):
+        return 400, b"Bad Request: HTTP/1.1 needs one Host header"
+    if b"transfer-encoding" in names:
+        return 411, b"Length Required"
+    declared = dict(headers).get(b"content-length", b"0")
+    if declared.isdigit() and int(declared) > most_body:
+        return 413, b"Content Too Large"
+    return None
 
 
 async def refuse(send: Send, status: int, reason: bytes) -> None:
@@ -278,10 +408,13 @@ def wsgi_environ(scope: MutableMapping[str, Any], body: IO[bytes]) -> dict[str, 
     return environ
 
 
-def threaded(app: str, threads: int, most_body: int) -> ThreadedWSGI:
+def threaded(app: str, threads: int, most_body: int,
+             larger: Mapping[str, int] | None = None) -> ThreadedWSGI:
     """The WSGI app named by ``app`` (``module:name`` or ``module:factory()``, as
     gunicorn names one), served on ``threads`` threads by ``ThreadedWSGI``, which
-    refuses a body over ``most_body`` bytes."""
+    refuses a body over ``most_body`` bytes, or over ``larger[path]`` for a path that
+    takes a longer one."""
     module, _, name = app.partition(":")
     found = getattr(importlib.import_module(module), name.removesuffix("()"))
-    return ThreadedWSGI(found() if name.endswith("()") else found, threads, most_body)
+    return ThreadedWSGI(found() if name.endswith("()") else found, threads, most_body,
+                        larger)

@@ -51,6 +51,11 @@ MOST_CHANGES = 2 * MOST_HANDS  # a hand entered, and on average one correction o
 EXPORT_HAND_BYTES = 10_000
 EXPORT_CHANGE_BYTES = 4_500
 IMPORT_BYTES = 64 * 1024 + MOST_HANDS * EXPORT_HAND_BYTES + MOST_CHANGES * EXPORT_CHANGE_BYTES
+# Every other request's body: a hand with every card typed is a few hundred bytes.
+# (``MAX_CONTENT_LENGTH``; ``scorekeeper serve`` refuses a longer body before reading it.)
+MOST_BODY = 1024 * 1024
+# The addresses that take a longer body, and how long: only the import's form.
+LARGE_BODIES = {"/import": IMPORT_BYTES}
 
 DEFAULTS = {
     "RATELIMIT_ENABLED": True,

@@ -28,6 +28,10 @@ headings) a player goes by a short form the app makes (``short_forms``): the fir
 word of the name, told apart from another player's by the next word's first letters,
 or by the player's seat. The game's editor may write other ones (``Game.short_names``);
 ``shown_short_names`` gives the ones a game shows.
+
+A name in a link (a player's page, ``/groups/<id>/players/<player:name>``) is one
+piece of the path whatever it holds: ``PlayerName`` writes it so that neither a browser
+nor the server reads a "/", "." or ".." in it as a step through folders.
 """
 
 from __future__ import annotations
@@ -36,11 +40,13 @@ import re
 import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, unquote
 
-from flask import Flask
+from flask import Flask, request
 from markupsafe import Markup, escape
 from sqlalchemy import event, inspect
 from sqlalchemy.orm.attributes import set_committed_value
+from werkzeug.routing import BaseConverter
 
 if TYPE_CHECKING:
     from .models import GameData
@@ -255,11 +261,59 @@ def _repair_loaded(target: Any, *_args: Any) -> None:
                 set_committed_value(target, key, fixed)
 
 
+class PlayerName(BaseConverter):
+    """A player's name as a piece of a URL (``<player:name>``).
+
+    Most names are written percent-encoded, as any URL piece is (``Ann``, ``A%2FB``);
+    the server decodes it once, so the route takes a "/" in it. A name that a browser
+    would change, one with a piece "." or ".." (``..``, ``a/./b``) or an empty one
+    (``a//b``, ``/``), and a name with "%" in it, are encoded twice, its dots too: the
+    server's decoding leaves text with "%" in it, which ``to_python`` decodes again. A
+    name of the first kind never holds "%", so the two never meet.
+
+    >>> from werkzeug.routing import Map
+    >>> convert = PlayerName(Map())
+    >>> [convert.to_url(name) for name in ("Ann", "A/B", "..", "5%")]
+    ['Ann', 'A%2FB', '%252E%252E', '5%2525']
+    >>> [convert.to_python(text) for text in ("A/B", "%2E%2E", "5%25")]
+    ['A/B', '..', '5%']
+    """
+
+    regex = "[^/].*?"  # the rest of the path: a decoded "/" is part of the name
+    part_isolating = False
+
+    def to_python(self, value: str) -> str:
+        return unquote(value) if "%" in value else value
+
+    def to_url(self, value: Any) -> str:
+        name = str(value)
+        once = quote(name, safe="")
+        if "%" in name or {".", "..", ""} & set(name.split("/")):
+            return quote(once.replace(".", "%2E"), safe="")
+        return once
+
+
+def page_address() -> str:
+    """This page's path and query as its own links write them (where the language and
+    colour forms send the reader back): the matched route built again from its
+    values, so a player's name stays encoded as ``PlayerName`` writes it; Flask's
+    ``request.full_path`` holds it decoded once, which a browser reads as ".."."""
+    rule = request.url_rule
+    built = rule.build(dict(request.view_args or {}), append_unknown=False) if rule else None
+    if built is None:
+        return request.full_path
+    query = request.query_string.decode("latin-1")
+    return request.script_root + built[1] + (f"?{query}" if query else "")
+
+
 def init_app(app: Flask) -> None:
     """The template filters (``name``, ``names`` for pages; ``isolated``,
-    ``isolated_names`` for PDFs), ``short_names(game)``, and the repair of names as they
-    are read."""
+    ``isolated_names`` for PDFs), ``short_names(game)``, the ``player`` URL converter,
+    ``page_address()``, and the repair of names as they are read."""
     from . import models
+
+    app.url_map.converters["player"] = PlayerName
+    app.add_template_global(page_address, "page_address")
 
     app.add_template_filter(bdi, "name")
     app.add_template_filter(bdi_list, "names")

@@ -181,7 +181,8 @@ class ServeProcess:
         self.env = dict(env or {})
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
-        self.log = folder / "server.log"
+        self.log = folder / "server.log"  # standard error: gunicorn's error log
+        self.access_log = folder / "access.log"  # standard output
 
     @property
     def base(self) -> str:
@@ -191,12 +192,12 @@ class ServeProcess:
         """Start it and wait until it answers a static file."""
         env = {**os.environ, "SCOREKEEPER_DATABASE_URL": self.database_url,
                "XDG_RUNTIME_DIR": str(self.folder), **self.env}  # gunicorn's control socket
-        with self.log.open("ab") as err:
+        with self.log.open("ab") as err, self.access_log.open("ab") as out:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "scorekeeper", "--instance",
                  str(self.folder / "instance"), "serve", "--host=127.0.0.1",
                  f"--port={self.port}", f"--workers={self.workers}"],
-                cwd=self.folder, env=env, stdout=subprocess.DEVNULL, stderr=err,
+                cwd=self.folder, env=env, stdout=out, stderr=err,
                 start_new_session=True)
         deadline = time.monotonic() + timeout
         while True:

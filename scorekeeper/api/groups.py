@@ -158,7 +158,7 @@ def group_json(shown: GroupView) -> answers.Group:
     }
 
 
-@bp.get("/groups/<group_id>/players/<name>")
+@bp.get("/groups/<group_id>/players/<player:name>", merge_slashes=False)
 def read_player(group_id: str, name: str) -> Response:
     """One player across the group: rating and its history, every counted figure,
     results against each opponent, money won and lost, his games."""

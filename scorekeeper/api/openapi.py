@@ -474,7 +474,12 @@ PATHS: dict[str, dict[str, Schema]] = {
             tags=["Groups"],
             parameters=[path_id("group_id", "group"),
                         {"name": "name", "in": "path", "required": True,
-                         "description": "The player's name.", "schema": {"type": "string"}}],
+                         "description": "The player's name, percent-encoded (\"/\" as %2F); "
+                         "a name with \"%\" in it, or one that is or holds a piece "
+                         "\".\" or \"..\" or an empty one, encoded twice, its dots "
+                         "as %2E too (\"..\" as %252E%252E), as the group's page "
+                         "links it.",
+                         "schema": {"type": "string"}}],
         )
     },
     "/groups/{group_id}/payments": {

@@ -355,18 +355,32 @@ def _time(value: Any, where: str, problems: _Problems) -> datetime | None:
         return None
 
 
-TIME_PROBLEM = "must be a date and time (ISO 8601)"
+TIME_PROBLEM = "must be a date and time (ISO 8601) from the year 1 to 9999 in UTC"
 
 
 def read_time(value: Any) -> datetime | None:
-    """A moment as a file writes it (ISO 8601; UTC when it names no zone), ``None`` for
-    null; ``ValueError`` for anything else."""
+    """A moment as a file writes it (ISO 8601; UTC when it names no zone), in UTC;
+    ``None`` for null; ``ValueError`` for anything else, and for a moment whose UTC
+    falls outside the years 1 to 9999, which no database column holds.
+
+    >>> read_time("2026-03-01T10:00:00+03:30")
+    datetime.datetime(2026, 3, 1, 6, 30, tzinfo=datetime.timezone.utc)
+    >>> read_time("9999-12-31T23:59:59-14:00")
+    Traceback (most recent call last):
+    ValueError: 9999-12-31T23:59:59-14:00 is past 9999-12-31 in UTC
+    """
     if value is None:
         return None
     if not isinstance(value, str):
         raise ValueError(value)
     parsed = datetime.fromisoformat(value)
-    return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
+    if not parsed.tzinfo:
+        return parsed.replace(tzinfo=UTC)
+    try:
+        return parsed.astimezone(UTC)
+    except OverflowError:
+        side = "past 9999-12-31" if parsed.year > 1 else "before 0001-01-01"
+        raise ValueError(f"{value} is {side} in UTC") from None
 
 
 def read_stake(item: Mapping[str, Any]) -> tuple[str | None, str | None]:

@@ -15,7 +15,7 @@ an older export's groups have none, and no nights.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, date, datetime
+from datetime import date
 from typing import Any
 
 from sqlalchemy import select
@@ -24,7 +24,16 @@ from sqlalchemy.orm import Session
 from ..models import Game, Group, GroupChange, Night, Payment, new_token, now_utc
 from ..names import NAME_MAX, same_name
 from ..scoring.stakes import StakeError, parse_currency, parse_stake
-from .archive import FORMAT, FORMAT_VERSION, ArchiveError, export_game, name_problem, read_stake
+from .archive import (
+    FORMAT,
+    FORMAT_VERSION,
+    TIME_PROBLEM,
+    ArchiveError,
+    export_game,
+    name_problem,
+    read_stake,
+    read_time,
+)
 from .nights import group_nights
 
 MAX_GROUPS = 1_000
@@ -247,13 +256,12 @@ def _history(
         if not isinstance(by, str) or len(by) > 20:
             problems.append((f"{at}.by", "a text of at most 20 characters"))
         try:
-            moment = datetime.fromisoformat(when) if isinstance(when, str) else None
+            moment = read_time(when)
         except ValueError:
-            problems.append((f"{at}.at", "must be a date and time (ISO 8601)"))
+            problems.append((f"{at}.at", TIME_PROBLEM))
             moment = None
         if len(problems) == before:
             changes.append(GroupChange(
                 action=action, before=item.get("before"), after=item.get("after"), by=by,
-                at=now_utc() if moment is None
-                else moment if moment.tzinfo else moment.replace(tzinfo=UTC)))
+                at=now_utc() if moment is None else moment))
     return changes

@@ -18,7 +18,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, Length, Optional, Regexp, ValidationError
 
-from ..forms import Text
+from ..forms import NumberTextField, Text
 from ..names import GROUP_NAME_MAX, same_name, text_problem
 
 
@@ -32,11 +32,11 @@ class GroupForm(FlaskForm):
     players = TextAreaField(
         _l("Players (one per line)"), validators=[InputRequired(), Length(max=2000)]
     )
-    stake = StringField(
+    stake = NumberTextField(
         _l("Stake per point (optional, e.g. 0.01)"), validators=[Optional(), Length(max=20)]
     )
     currency = StringField(_l("Currency (e.g. EUR)"), validators=[Optional(), Length(max=3)])
-    pin = StringField(
+    pin = NumberTextField(
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
@@ -81,7 +81,7 @@ class PaymentForm(FlaskForm):
 
     payer = SelectField(_l("Who paid"), choices=[], validators=[InputRequired()])
     payee = SelectField(_l("To whom"), choices=[], validators=[InputRequired()])
-    amount = StringField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
+    amount = NumberTextField(_l("Amount"), validators=[InputRequired(), Length(max=20)])
     paid_on = DateField(_l("Date"), default=date.today, validators=[InputRequired()])
 
     def validate_paid_on(self, field: DateField) -> None:

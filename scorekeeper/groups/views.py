@@ -162,7 +162,7 @@ def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
     return form
 
 
-@bp.get("/groups/<group_id>/players/<name>")
+@bp.get("/groups/<group_id>/players/<player:name>", merge_slashes=False)
 def player(group_id: str, name: str) -> str:
     """One player across the group: his rating, every figure with what it counts,
     head-to-head, his games."""

@@ -34,6 +34,7 @@ from wtforms import (
 )
 from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
+from ..forms import TypedNumber
 from ..i18n import say, sums_as_written, translate
 from ..models import new_token
 from ..names import isolated
@@ -55,8 +56,9 @@ STOCK_RAN_OUT = "none"
 _GROUP_SEPARATORS = re.compile(r"[\n;|]+")
 
 
-class WholeNumberField(IntegerField):
-    """A whole number, as ``IntegerField``, that survives any length of digits.
+class WholeNumberField(TypedNumber, IntegerField):
+    """A whole number, as ``IntegerField``, typed in any script's digits
+    (``forms.TypedNumber``), that survives any length of digits.
 
     WTForms' ``NumberRange`` checks a value with ``math.isnan``, which turns it into a
     float: a 400-digit number typed into a score field raised ``OverflowError`` (a 500

@@ -12,7 +12,7 @@ from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
 
-from ..forms import Text
+from ..forms import NumberTextField, Text
 from ..hands.fields import WholeNumberField
 from ..names import NAME_MAX, same_name, text_problem
 from ..services import nights as service
@@ -74,7 +74,7 @@ class NewNightForm(NewGameForm):
         choices=[],
         default="games_won shutouts point_difference head_to_head",
     )
-    night_pin = StringField(
+    night_pin = NumberTextField(
         _l("PIN a player may confirm a table's result with (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
@@ -147,7 +147,7 @@ def tie_break_orders() -> list[tuple[str, str]]:
 class ConfirmForm(FlaskForm):
     """The other player confirms a table's result (a watching phone: with the PIN)."""
 
-    pin = StringField(_l("The night's PIN"), validators=[Optional(), Length(max=6)])
+    pin = NumberTextField(_l("The night's PIN"), validators=[Optional(), Length(max=6)])
 
 
 class CorrectForm(FlaskForm):

@@ -25,7 +25,7 @@ from wtforms.validators import (
     Regexp,
 )
 
-from ..forms import Text
+from ..forms import NumberTextField, Text
 from ..hands.entry import show_problems
 from ..hands.fields import WholeNumberField
 from ..names import NAME_MAX, same_name
@@ -100,13 +100,13 @@ class NewGameForm(FlaskForm):
     )
     lenient = BooleanField(_l("Remi: sets count without a sequence"))
     hollywood_fourth = BooleanField(_l("Hollywood: a 4th column opens when column 1 closes"))
-    pin = StringField(
+    pin = NumberTextField(
         _l("PIN for other phones (optional)"),
         validators=[Optional(), Regexp(r"^\d{4,6}$", message=_l("A PIN is 4 to 6 digits."))],
     )
     # A game started from a group counts for it; a stake per point (scoring/stakes.py).
     group = HiddenField()
-    stake = StringField(
+    stake = NumberTextField(
         _l("Stake per point (optional, e.g. 0.01)"), validators=[Optional(), Length(max=20)]
     )
     currency = StringField(_l("Currency (e.g. EUR)"), validators=[Optional(), Length(max=3)])
