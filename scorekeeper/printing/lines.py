@@ -51,7 +51,7 @@ def line(cls: str, number: object, cells: Iterable[object], text: object) -> Mar
 
 def gin_hand_lines(sheet: GinSheet, names: Sequence[str] | None = None) -> Markup:
     """Every hand of a gin (or Oklahoma) sheet as its printed line, one per line; the
-    dealer by ``names`` (the players' short forms), else by his name."""
+    dealer by ``names`` (the players' short forms), else by their name."""
     names = names or sheet.players
     upcard_word = _("upcard")
     labels: dict[str, Markup] = {}  # each outcome's words looked up once, not once a hand

@@ -19,7 +19,7 @@ in a cell of its own:
 - two-player gin, Oklahoma, Hollywood: the winner's points, 0 for the other; Hollywood's
   totals are those of the first column the hand counted in;
 - three-hand gin: each seat's points and totals;
-- partnership: one row per table (``table`` 1 or 2), each partner with his team's
+- partnership: one row per table (``table`` 1 or 2), each partner with their team's
   points at that table and the team's totals after the deal;
 - Remi: one row per deal, each seat's score and total; ``knocker`` names who went out.
 """
