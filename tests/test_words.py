@@ -13,7 +13,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 from flask.testing import FlaskClient
 
-from tests.helpers import compile_catalogs
+from tests.helpers import compile_catalogs, new_game, new_partnership
 from tests.helpers import start_night as start
 
 CATALOGS = Path(__file__).resolve().parents[1] / "scorekeeper" / "translations"
@@ -100,3 +100,30 @@ def test_a_payment_in_russian_names_payer_and_payee_without_a_verb(
     assert "Татьяна Волкова → Борис: 2,50" in page
     assert not re.search(r"Волкова\s+заплатил", page)  # "Кто заплатил" asks, it guesses nothing
     assert "Татьяна Волкова paid Борис" in seen(client, f"/groups/{group_id}", "en")
+
+
+HINT_BIG_GIN = "10 cards (11 for big gin), e.g. 7H 8H 9H or 10♦ q♠"
+HINT = "10 cards, e.g. 7H 8H 9H or 10♦ q♠"
+
+
+@pytest.mark.parametrize(("preset", "hint"), [("classic", HINT), ("russian", HINT),
+                                              ("modern", HINT_BIG_GIN)])
+def test_the_card_hint_names_big_gin_only_where_it_is_played(
+    client: FlaskClient, preset: str, hint: str
+) -> None:
+    game_id = new_game(client, preset)
+    page = seen(client, f"/g/{game_id}/hands/new?mode=cards", "en")
+    assert hint in page
+    assert ("big gin" in page) == (preset == "modern")
+
+
+def test_the_card_hint_of_partnership_and_of_the_checker(client: FlaskClient) -> None:
+    partnership = seen(client, f"/g/{new_partnership(client)}/hands/new?mode=cards", "en")
+    assert partnership.count(HINT) == 2 and HINT_BIG_GIN not in partnership  # two tables
+    checker = seen(client, "/check", "en")  # the classic rules, chosen first
+    assert HINT in checker and HINT_BIG_GIN not in checker
+    modern = client.post("/check", data={"preset": "modern", "knocker_cards": "7H"},
+                         headers={"Accept-Language": "en"}).get_data(as_text=True)
+    assert HINT_BIG_GIN in unescape(modern)
+    russian = seen(client, f"/g/{new_game(client, 'classic')}/hands/new?mode=cards", "ru")
+    assert "10 карт, например 7H 8H 9H или 10♦ q♠" in russian and "джин" not in russian
