@@ -72,3 +72,31 @@ def test_each_players_running_totals_stand_in_one_column(
         edges = [w.x0 if language == "fa" else w.x1 for w in totals[seat]]
         assert max(edges) - min(edges) < 0.1, (seat, [(w.text, round(e, 2)) for w, e in
                                                       zip(totals[seat], edges, strict=True)])
+
+
+@pytest.mark.parametrize("count", [6, 9, 10])
+def test_the_large_print_sums_stand_under_their_last_hand_and_headings(
+    client: FlaskClient, count: int
+) -> None:
+    """Σ and the line under it never open a page alone: nine or ten hands fill the first
+    page of a large print, and then the last hand and the column headings (the table
+    repeats them) come over with them."""
+    created = client.post("/api/v1/games", json={
+        "players": ["Ann", "Bob"], "rules": {"preset": "classic", "target": 500}}).get_json()
+    for number in range(count):
+        hand, _totals = HANDS[number % len(HANDS)]
+        saved = client.post(f"/api/v1/games/{created['id']}/hands", json=hand,
+                            headers={"X-Edit-Secret": created["edit_secret"],
+                                     "Idempotency-Key": f"hand-{number}"})
+        assert saved.status_code == 201, saved.get_json()
+    response = client.get(f"/g/{created['id']}/sheet.pdf?large=1")
+    pages = pdf_pages(response.data)
+    [page] = [p for p in pages if any(w.text == "Σ" for w in p.words)]
+    [sums] = [w for w in page.words if w.text == "Σ"]
+    # Above Σ on its page: the column headings, then hand lines, the last hand right
+    # above Σ.
+    above = [w for w in page.words if w.y1 <= sums.y0]
+    assert {"#", "Points", "Total", "Box"} <= {w.text for w in above}
+    starts = sorted((w for w in above if abs(w.x0 - sums.x0) < 1), key=lambda w: w.y0)
+    assert starts and starts[-1].text == str(count), starts
+    assert "Still" in {w.text for w in page.words}  # the line under Σ: still needed
