@@ -8,7 +8,7 @@ in the language of the request, as the pages and the PDFs are (a person opens th
 file in a spreadsheet); ``?lang=en`` (or ``fa``, ``ru``) asks for the header in that
 language whatever the browser reads, which is what a script that reads the columns
 by name sends. The values written in words are in the header's language too (a Russian
-file says ``да``, ``подтверждён``, ``пропуск тура``; ``Word``); the English file keeps
+file says ``да``, ``подтверждена``, ``пропуск тура``; ``Word``); the English file keeps
 the kinds and outcomes by their API names (``three_hand``, ``big_gin``) and ``yes``/``no``.
 Numbers and dates (in UTC) are the same in every language.
 
