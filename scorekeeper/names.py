@@ -26,7 +26,8 @@ read back with U+FFFD in its place (``repaired``), so no page fails on it.
 Where room is short (a sheet's columns, a partnership deal's row, the printed team
 headings) a player goes by a short form the app makes (``short_forms``): the first
 word of the name, told apart from another player's by the next word's first letters,
-or by the player's seat. The game's editor may write other ones (``Game.short_names``);
+or by the player's seat. A long first word is cut where its parts join (a ZWNJ, a
+hyphen), never inside a part. The game's editor may write other ones (``Game.short_names``);
 ``shown_short_names`` gives the ones a game shows.
 
 A name in a link (a player's page, ``/groups/<id>/players/<player:name>``) is one
@@ -120,9 +121,22 @@ SHORT_MAX = 10  # characters of a short form: a sheet's column on a 360 px phone
 ELLIPSIS = "\u2026"
 
 
+# Where a first word may be cut: after a part of it joined by a zero-width non-joiner
+# (Persian "فاطمه‌السادات") or a hyphen ("Anne-Marie").
+_JOINS = re.compile("[\u200c\u2010-]")
+
+
 def _clipped(word: str, room: int = SHORT_MAX) -> str:
-    """``word``, or its first characters and "…" when it is longer than ``room``."""
-    return word if len(word) <= room else word[: room - 1] + ELLIPSIS
+    """``word``, or its first parts (up to a ZWNJ or a hyphen) and "…" when it is longer
+    than ``room``; never cut inside a part: a word without a part that fits stays whole.
+
+    >>> _clipped("فاطمه\u200cالسادات"), _clipped("Marie-Antoinette"), _clipped("Christopher")
+    ('فاطمه…', 'Marie…', 'Christopher')
+    """
+    if len(word) <= room:
+        return word
+    cuts = [m.start() for m in _JOINS.finditer(word, 1, room)]
+    return word[: cuts[-1]] + ELLIPSIS if cuts else word
 
 
 def _short_form(name: str, letters: int) -> str:
@@ -155,8 +169,10 @@ def short_forms(names: Sequence[str]) -> list[str]:
     ['Александра К.', 'Александра П.', 'Святослав']
     >>> short_forms(["Ann Smith", "Ann Sanders", "Bob"])
     ['Ann Sm.', 'Ann Sa.', 'Bob']
-    >>> short_forms(["Wolfeschlegelsteinhausen", "Wolfeschlegelsteinhausenberger"])
-    ['Wolfeschl… 1', 'Wolfeschl… 2']
+    >>> short_forms(["فاطمه\u200cالسادات حسینی", "Wolfeschlegelsteinhausen"])
+    ['فاطمه…', 'Wolfeschlegelsteinhausen']
+    >>> short_forms(["Anne-Marie Lee", "Anne-Mariette Lee"])
+    ['Anne-Marie', 'Anne…']
     """
     letters = [0] * len(names)
     shorts = [_short_form(name, 0) for name in names]

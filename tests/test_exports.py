@@ -8,7 +8,9 @@ import csv
 import io
 from typing import Any
 
+from flask import Flask
 from flask.testing import FlaskClient
+from flask_babel import force_locale
 
 from scorekeeper.services import exports
 from tests.helpers import DEAD, api, knock, play
@@ -173,7 +175,17 @@ RATINGS_RU = ["игрок", "рейтинг", "вероятное мастерс
 RATINGS_EN = ["player", "rating", "mu", "sigma", "rated games", "provisional", "best rating"]
 
 
-def test_each_files_header_is_in_the_readers_language_and_the_values_are_not(
+# The values written in words, as a reader of each language reads them.
+WORDS_RU = {"yes": "да", "no": "нет", "gin": "джин", "three_hand": "джин втроём",
+            "remi": "реми", "knock": "стук", "undercut": "подрез", "dead": "пустая раздача",
+            "went_out": "выход"}
+WORDS_FA = {"yes": "بله", "no": "نه", "gin": "جین", "three_hand": "جین سه‌نفره", "remi": "رمی",
+            "knock": "ضربه", "undercut": "از زیر بریدن", "dead": "دست باطل",
+            "went_out": "تمام کردن بازی"}
+WORD_COLUMNS = {"kind", "finished", "outcome", "provisional"}
+
+
+def test_each_files_header_and_words_are_in_the_readers_language(
     client: FlaskClient, friday: dict[str, Any]
 ) -> None:
     group, game = friday["group"]["id"], friday["g1"]["id"]
@@ -187,17 +199,31 @@ def test_each_files_header_is_in_the_readers_language_and_the_values_are_not(
     for path, (english, persian, russian) in files.items():
         en_header, en_rows = read_csv(client, path, "en")
         assert en_header == english, path
-        for language, header in (("fa", persian), ("ru", russian)):
+        for language, header, words in (("fa", persian, WORDS_FA), ("ru", russian, WORDS_RU)):
             got, rows = read_csv(client, path, language)
             assert got == header, (path, language)
-            # The same values under each column, whatever the header says.
-            assert [list(r.values()) for r in rows] == [list(r.values()) for r in en_rows]
+            # Under each column the English file's value, or the same word in the reader's
+            # language; numbers, names and dates as they are.
+            expected = [[words[v] if column in WORD_COLUMNS and v else v
+                         for column, v in row.items()] for row in en_rows]
+            assert [list(r.values()) for r in rows] == expected, (path, language)
     _header, rows = read_csv(client, f"/groups/{group}/games.csv", "fa")
     first = rows[0]
-    assert (first["نوع"], first["تمام‌شده"], first["مبلغ هر امتیاز"]) == ("gin", "yes", "0.01")
+    assert (first["نوع"], first["تمام‌شده"], first["مبلغ هر امتیاز"]) == ("جین", "بله", "0.01")
     _header, rows = read_csv(client, f"/g/{game}/hands.csv", "ru")
     assert [(r["исход"], r["сухостой постучавшего"], r["очки 1"]) for r in rows][:2] == [
-        ("knock", "1", "15"), ("knock", "2", "0")]
+        ("стук", "1", "15"), ("стук", "2", "0")]
+    _header, rows = read_csv(client, f"/groups/{group}/games.csv", "ru")
+    assert [(r["вид"], r["окончена"]) for r in rows] == [
+        ("джин", "да"), ("джин", "да"), ("джин втроём", "да"), ("реми", "да")]
+
+
+def test_a_name_that_is_a_word_stays_a_name(app: Flask) -> None:
+    body = exports.csv_bytes(["player", "finished"], [["yes", exports.Word("yes")]])
+    with app.test_request_context(), force_locale("ru"):
+        body_ru = exports.csv_bytes(["player", "finished"], [["yes", exports.Word("yes")]])
+    assert body.decode("utf-8-sig").splitlines()[1] == "yes,yes"
+    assert body_ru.decode("utf-8-sig").splitlines()[1] == "yes,да"
 
 
 def test_a_script_asks_for_the_english_header_whatever_the_browser_reads(

@@ -162,7 +162,7 @@ def test_remi_deals_in_words(client: FlaskClient) -> None:
         "Deal 2 added: the stock ran out; Ann +20 −30; Bob +0 −40.",
     ]
     assert sentences(client, game["id"], "ru")[1:] == [
-        "Раздача 1 добавлена: Ann вышел(а), сбросив A♦; Ann: на столе 7♠ 8♠ 9♠, "
+        "Раздача 1 добавлена: Ann: выход со сбросом A♦; Ann: на столе 7♠ 8♠ 9♠, "
         "на руке 2♥ 3♥ 4♥ 5♥; Bob: на руке Q♣ J♦ J♣ 6♣ 5♣ 4♣ 3♣.",
         "Раздача 2 добавлена: банк кончился; Ann +20 −30; Bob +0 −40.",
     ]

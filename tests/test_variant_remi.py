@@ -213,7 +213,7 @@ def test_api_six_cards_refused_at_that_player(client: FlaskClient) -> None:
     assert response.get_json()["errors"] == [
         {
             "where": "players[0].hand",
-            "message": "Ann went out, so he holds at least 7 cards besides the final "
+            "message": "Ann went out, so they hold at least 7 cards besides the final "
             "discard (table and hand); cards entered: 6",
         }
     ]
@@ -277,7 +277,7 @@ def test_quick_errors_at_the_players_fields(client: FlaskClient) -> None:
     page = response.get_data(as_text=True)
     assert field_errors(page, "players-2-plus") == []  # a blank plus is 0
     assert field_errors(page, "players-3-minus")
-    assert field_errors(page, "discard_value-0") == ["Choose what his final discard was."]
+    assert field_errors(page, "discard_value-0") == ["Choose what the final discard was."]
     assert 'value="abc"' in page and 'value="10"' in page  # typed values kept
     # With those fixed, the engine's own checks land at the right player too.
     data = remi_quick_form([(50, 5), (10, 30), (30, 15), (0, 60)], went_out=0, discard=10)

@@ -225,7 +225,7 @@ class ArrangeRequest(TypedDict):
 
 
 class KnockerCards(TypedDict):
-    """The knocker's cards, and optionally the melds he declares."""
+    """The knocker's cards, and optionally the melds they declare."""
 
     cards: Cards
     melds: NotRequired[Annotated[list[Cards], listed(MAX_MELDS), within(MAX_MELDS),
@@ -233,7 +233,7 @@ class KnockerCards(TypedDict):
 
 
 class DefenderCards(TypedDict):
-    """The defender's cards, and optionally his melds and layoffs."""
+    """The defender's cards, and optionally their melds and layoffs."""
 
     cards: Cards
     melds: NotRequired[Annotated[list[Cards], listed(MAX_MELDS), within(MAX_MELDS),
@@ -244,8 +244,8 @@ class DefenderCards(TypedDict):
 
 class SettleRequest(TypedDict):
     """Declared melds and layoffs are checked and scored as declared. Left out, the
-    knocker gets his minimum-deadwood arrangement that leaves the defender the most
-    deadwood, and the defender the lowest deadwood his own melds and chained layoffs
+    knocker gets their minimum-deadwood arrangement that leaves the defender the most
+    deadwood, and the defender the lowest deadwood their own melds and chained layoffs
     reach together."""
 
     rules: NotRequired[Rules]
@@ -262,8 +262,8 @@ class RemiPlayer(TypedDict):
     hand: NotRequired[Annotated[Cards, Field(description="The cards still in hand.")]]
     went_out: NotRequired[Annotated[bool, flag(), Field(description="Whether this player went "
                                                   "out.")]]
-    final_discard: NotRequired[Annotated[Card, Field(description="The card he went out "
-                                                     "with.")]]
+    final_discard: NotRequired[Annotated[Card, Field(description="The card they went "
+                                                     "out with.")]]
 
 
 def _remi_count(value: Any, items: ValidatorFunctionWrapHandler) -> Any:

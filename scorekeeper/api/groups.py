@@ -161,7 +161,7 @@ def group_json(shown: GroupView) -> answers.Group:
 @bp.get("/groups/<group_id>/players/<player:name>", merge_slashes=False)
 def read_player(group_id: str, name: str) -> Response:
     """One player across the group: rating and its history, every counted figure,
-    results against each opponent, money won and lost, his games."""
+    results against each opponent, money won and lost, their games."""
     db = get_session()
     group = service.load_group(db, group_id)
     shown = service.view(db, group)
@@ -209,7 +209,7 @@ def read_player(group_id: str, name: str) -> Response:
 
 
 def rating_json(shown: GroupView, name: str) -> answers.Rating:
-    """A player's rating as the group's standings and his own page give it: the
+    """A player's rating as the group's standings and their own page give it: the
     conservative number (μ − 3σ) to two places, μ and σ, and how settled it is."""
     rating = shown.ratings.get(name)
     if rating is None:

@@ -22,7 +22,7 @@ MAX_POINTS = 60  # a phone's width shows no more; a longer history is sampled ev
 
 def margin_chart(lines: Mapping[str, Sequence[int]]) -> Markup | None:
     """The running margins as an SVG line chart: per player (the first ``MAX_LINES``
-    given), 0 and then his summed margin after each counted game; ``None`` before two
+    given), 0 and then their summed margin after each counted game; ``None`` before two
     games are counted."""
     chosen = list(lines.items())[:MAX_LINES]
     count = len(chosen[0][1]) - 1 if chosen else 0

@@ -1,4 +1,4 @@
-"""A player's pictures on his page: his rating after each rated game, and his win
+"""A player's pictures on their page: their rating after each rated game, and their win
 rate after each counted game (``lines.line_chart``). The numbers are the ones the page
 prints beside them (``services/players.py``), so the pictures and the figures agree.
 """

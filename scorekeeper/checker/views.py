@@ -33,8 +33,9 @@ def check() -> str:
     if rules is not None:  # each step links the rule it applied on the chosen rules' card
         kind = "oklahoma" if rules.oklahoma else "gin"
         rules_url = url_for("rulecards.card", name=card_name_for(kind, rules))
+    chosen = PRESETS.get(form.preset.data or "", PRESETS["classic"])
     return render_template("checker/check.html", form=form, result=result, rules_url=rules_url,
-                           about=about)
+                           about=about, big_gin=chosen.big_gin_bonus is not None)
 
 
 def _game_rules(form: CheckForm, settings: dict[str, object]) -> None:

@@ -164,8 +164,8 @@ def _settle_form(group: Group, shown: service.GroupView) -> SettleForm:
 
 @bp.get("/groups/<group_id>/players/<player:name>", merge_slashes=False)
 def player(group_id: str, name: str) -> str:
-    """One player across the group: his rating, every figure with what it counts,
-    head-to-head, his games."""
+    """One player across the group: their rating, every figure with what it counts,
+    head-to-head, their games."""
     db = get_session()
     group = service.load_group(db, group_id)
     filters, kind, days = _filters()

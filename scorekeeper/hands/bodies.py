@@ -241,7 +241,7 @@ class SeatedKnocker(TypedDict):
 
 
 class HandDefender(TypedDict):
-    """The defender's cards, and optionally his melds and layoffs."""
+    """The defender's cards, and optionally their melds and layoffs."""
 
     cards: Cards
     melds: NotRequired[Annotated[list[Cards], listed(HAND_MELDS), within(HAND_MELDS),
@@ -317,8 +317,8 @@ class RemiCardDeal(TypedDict):
 
     mode: NotRequired[Annotated[str, choice(("cards",), "must be quick or cards")]]
     went_out: NotRequired[WhoWentOut]
-    final_discard: NotRequired[Annotated[Card, Field(description="The card he went out "
-                                                     "with.")]]
+    final_discard: NotRequired[Annotated[Card, Field(description="The card they went "
+                                                     "out with.")]]
     players: Annotated[list[RemiCardEntry], listed(4), within(4, 2),
                        Field(description="One entry per seat, in seat order.")]
 

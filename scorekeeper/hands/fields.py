@@ -10,7 +10,7 @@ valid form into ``settle_gin_hand`` keyword arguments, and ``show_problems`` put
 engine's complaints back at the fields they are about.
 
 Layoffs are typed ``8S>2 9S>2`` or ``8♠ on 2``: the card, then the number of the
-knocker's meld as numbered on the page (1 = his first declared meld).
+knocker's meld as numbered on the page (1 = their first declared meld).
 """
 
 from __future__ import annotations

@@ -227,7 +227,7 @@ def _hand_rules(rules: Rules, base: Rules | None) -> list[Rule]:
     knock_text = (
         _("Oklahoma: the first upcard sets the knock limit of the hand (see the upcard rule).")
         if rules.oklahoma
-        else _("After drawing, a player may knock when his deadwood after the discard is "
+        else _("After drawing, a player may knock when their deadwood after the discard is "
                "%(limit)s or less. Knocking is never compulsory.", limit=rules.knock_limit)
     )
     big_gin = (
@@ -257,12 +257,12 @@ def _hand_rules(rules: Rules, base: Rules | None) -> list[Rule]:
         ), () if rules.oklahoma else s(rules, base, "knock_limit"),
             examples.knock(rules)),
         Rule("layoffs", _("Layoffs"), (
-            _("The knocker lays out his melds; the way he lays them decides what the "
-              "defender can lay off."),
+            _("The knocker lays out their melds; the way they lay them decides what the defender "
+              "can lay off."),
             _("Only the defender lays off, only onto the knocker's melds: a 4th card on a "
               "set, or cards extending a run at either end, one after another. Never onto "
               "deadwood, never against gin."),
-            _("The defender may break up a meld of his own to lay its cards off."),
+            _("The defender may break up a meld of their own to lay its cards off."),
         ), example=examples.layoffs(rules)),
         Rule("gin", _("Gin"), (
             _("Knocking with no deadwood is gin: the knocker scores the defender's deadwood "
@@ -330,7 +330,7 @@ def _game_rules(kind: str, rules: Rules, base: Rules | None) -> list[Rule]:
         Rule("boxes", _("Boxes"), (
             _("Every hand won is a box (a line). A dead hand or a tie that nobody wins "
               "gives no box."),
-            _("At the end each player adds %(bonus)s for each of his boxes.",
+            _("At the end each player adds %(bonus)s for each of their boxes.",
               bonus=rules.box_bonus),
         ), s(rules, base, "box_bonus")),
         Rule("game-bonus", _("Game bonus"), (
@@ -393,9 +393,10 @@ def _deals_text(kind: str, rules: Rules) -> tuple[str, ...]:
 def _hollywood_rules(rules: Rules, base: Rules | None) -> list[Rule]:
     text = [
         _("Three games are scored at once, in three columns; the hands are ordinary."),
-        _("A won hand's points go into every open column where the winner already has a "
-          "score, and into the first open column where he has none yet: the 1st win goes "
-          "to game 1, the 2nd to games 1 and 2, the 3rd on to all three."),
+        _("A won hand's points go into every open column where the winner already has a score, and "
+          "into the first open column where they have none yet: the 1st win goes to game 1, "
+          "the 2nd "
+          "to games 1 and 2, the 3rd on to all three."),
         _("Each column closes when a player reaches the target there and settles its own "
           "game, box and shutout bonuses. The match ends when all are closed."),
     ]
@@ -407,9 +408,9 @@ def _hollywood_rules(rules: Rules, base: Rules | None) -> list[Rule]:
 
 def _three_hand_rules(rules: Rules, base: Rules | None) -> list[Rule]:
     return [Rule("roles", _("Three hands: box, captain, sitting out"), (
-        _("Each hand the box plays alone and deals, the captain plays against him, and the "
-          "third player sits out, advises and never scores. At the start the highest card "
-          "drawn is the box, the middle one the captain."),
+        _("Each hand the box plays alone and deals, the captain plays against them, and the third "
+          "player sits out, advises and never scores. At the start the highest card drawn is the "
+          "box, the middle one the captain."),
         _("Box wins: the box stays, the captain and the one sitting out swap. Box loses: "
           "the box sits out, the captain moves into the box, the one sitting out becomes "
           "captain. Dead hand: the same roles."),
@@ -437,8 +438,8 @@ def _partnership_rules(rules: Rules, base: Rules | None) -> list[Rule]:
 def _remi_rules(rules: Rules, base: Rules | None) -> tuple[Rule, ...]:
     two, king, ace = Card.parse("2S"), Card.parse("KS"), Card.parse("AS")
     sets = (
-        _("Sets count only for a player who has at least one sequence, on the table or in "
-          "his hand.")
+        _("Sets count only for a player who has at least one sequence, on the table or in their "
+          "hand.")
         if rules.sets_need_sequence
         else _("Sets count even without a sequence.")
     )
@@ -468,8 +469,8 @@ def _remi_rules(rules: Rules, base: Rules | None) -> tuple[Rule, ...]:
             _("A combination on the table is never extended."),
         )),
         Rule("going-out", _("Going out and the closing bonus"), (
-            _("A player who can arrange all his cards but one shows them and discards the "
-              "last card: play ends. He adds %(times)s times the value of that discard.",
+            _("A player who can arrange all their cards but one shows them and discards the last "
+              "card: play ends. They add %(times)s times the value of that discard.",
               times=CLOSING_MULTIPLIER),
             _("When the stock runs out, play ends and nobody gets the closing bonus."),
         )),

@@ -213,7 +213,7 @@ def hand_points(hand: HandScore, seats: int) -> tuple[int, ...]:
 def deal_after(rules: Rules, dealer: int, hand: HandScore) -> int:
     """Who deals after ``hand`` in a two-player game (/rules/classic#dealer).
 
-    A dead hand keeps the dealer. A tie (nobody won) keeps him too under ``winner``
+    A dead hand keeps the dealer. A tie (nobody won) keeps the dealer too under ``winner``
     and ``loser``, since there is no winner or loser to pass the deal to.
     """
     if hand.outcome is Outcome.DEAD:
@@ -242,7 +242,7 @@ def settle_game(
     """The end of a game, in the order of /rules/classic#game-bonus.
 
     1. the winner adds the game bonus; 2. a shutout (no other player won a hand)
-    doubles the winner's points with the game bonus (``double``), also his box
+    doubles the winner's points with the game bonus (``double``), also their box
     bonuses (``double_all``), or adds ``shutout_bonus`` (``flat``); 3. everybody adds
     box bonus × boxes.
 
@@ -255,7 +255,7 @@ def settle_game(
     with their subject are the teams' own (``_ABOUT_A_TEAM``).
 
     A winner short of the target won at the end of a fixed number of deals, ahead on
-    points (/rules/classic#deals): he settles as at the target. ``winner`` ``None`` is
+    points (/rules/classic#deals): they settle as at the target. ``winner`` ``None`` is
     a drawn game, level after the last deal: nobody adds a bonus, the finals are the
     level totals.
 
@@ -315,7 +315,7 @@ def settle_game(
 
 def _end_step(rules: Rules, names: Sequence[str], totals: Sequence[int], winner: int) -> Step:
     """Why the game ended: the winner reached the target, or the deals ran out with
-    him ahead."""
+    the winner ahead."""
     if totals[winner] >= rules.target or rules.deals is None:
         return Step(
             N_("{name} reached {points} of {target} first."),

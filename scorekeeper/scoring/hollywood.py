@@ -2,8 +2,8 @@
 (/rules/hollywood#columns).
 
 A won hand's points go into every open column where the winner already has a score,
-plus the first open column where he has none yet: the 1st win goes to game 1, the
-2nd to games 1–2, the 3rd onward to all three. "Has a score" means he has won a hand
+plus the first open column where they have none yet: the 1st win goes to game 1, the
+2nd to games 1–2, the 3rd onward to all three. "Has a score" means they have won a hand
 entered in that column (so a 0-point win, possible with custom bonuses, counts).
 Each column closes when a player reaches the target and settles its own game, box
 and shutout bonuses from its own hands (``game.settle_game``). With
@@ -191,7 +191,7 @@ def play_hollywood(
 
 
 def _columns_for(columns: list[_Column], seat: int) -> list[_Column]:
-    """Every open column where ``seat`` has a score, plus the first where he has none."""
+    """Every open column where ``seat`` has a score, plus the first where they have none."""
     open_columns = [column for column in columns if column.open]
     into = [column for column in open_columns if column.boxes[seat] > 0]
     fresh = next((column for column in open_columns if column.boxes[seat] == 0), None)

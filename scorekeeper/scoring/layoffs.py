@@ -5,7 +5,7 @@ either end, chaining outwards (8♠ then 9♠ onto 5♠6♠7♠). A declared gro
 is valid when some order applies them all, which for a run means the run and its
 layoffs make one unbroken run.
 
-The defender's best play picks his own melds and his layoffs *together*: a card he
+The defender's best play picks their own melds and their layoffs *together*: a card they
 could meld may be worth more laid off (the worked example on /rules/classic#layoffs).
 
 >>> from scorekeeper.scoring import Meld, parse_cards
@@ -39,7 +39,7 @@ class Layoff:
 
 @dataclass(frozen=True)
 class DefenderPlay:
-    """What the defender lays out: his own melds, his layoffs, the rest is deadwood."""
+    """What the defender lays out: their own melds, their layoffs, the rest is deadwood."""
 
     melds: tuple[Meld, ...]
     layoffs: tuple[Layoff, ...]
@@ -130,10 +130,10 @@ def _fitting(meld: Meld, cards: list[Card]) -> set[Card]:
 def defender_best(
     knocker_melds: Sequence[Meld], cards: Sequence[Card], *, own_melds: bool = True
 ) -> DefenderPlay:
-    """The defender's lowest deadwood using his own melds and layoffs together.
+    """The defender's lowest deadwood using their own melds and layoffs together.
 
     ``knocker_melds`` empty (as against gin, where nothing may be laid off) leaves only
-    his own melds; ``own_melds=False`` leaves only layoffs (his melds were declared).
+    their own melds; ``own_melds=False`` leaves only layoffs (their melds were declared).
     Ties keep the first play found, which melds before it lays off.
     """
     hand = mask_of(cards)
@@ -142,7 +142,7 @@ def defender_best(
         groups.update((mask, None) for mask in meld_masks(hand))
     for index, meld in enumerate(knocker_melds):
         for mask, chain in _extensions(meld, hand):
-            # A chain that is also his own meld scores the same either way: keep the meld.
+            # A chain that is also their own meld scores the same either way: keep the meld.
             groups.setdefault(mask, [Layoff(card, index) for card in chain])
     cover = Cover(hand, list(groups))
     chosen, dead = cover.walk(cover.live)

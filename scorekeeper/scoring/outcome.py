@@ -11,7 +11,7 @@ class Outcome(StrEnum):
     """How a hand ended."""
 
     KNOCK = "knock"  # the knocker had less deadwood and scores the difference
-    UNDERCUT = "undercut"  # the defender had as little or less; he scores
+    UNDERCUT = "undercut"  # the defender had as little or less and scores
     GIN = "gin"
     BIG_GIN = "big_gin"
     TIE = "tie"  # only with tie_is_undercut off: nobody scores

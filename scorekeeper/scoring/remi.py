@@ -1,8 +1,8 @@
 """Indonesian Remi: settling one deal, card by card or from typed totals (/rules/remi).
 
-Every player scores + the value of his cards in valid combinations (on the table or
+Every player scores + the value of their cards in valid combinations (on the table or
 still in hand) and − the value of every other card; the player who went out adds
-10 × the value of his final discard. Without an arrangement the engine finds the best
+10 × the value of their final discard. Without an arrangement the engine finds the best
 one; declared table combinations are checked, then the hand is arranged around them.
 
 >>> from scorekeeper.scoring.rules import PRESETS
@@ -66,7 +66,7 @@ __all__ = [
 ]
 
 # 7 are dealt and every turn ends with a discard, so nobody ends a deal with fewer (the
-# player who went out: 7 besides his final discard). Taking the 2nd or 3rd discard brings
+# player who went out: 7 besides their final discard). Taking the 2nd or 3rd discard brings
 # the cards above it along, so a hand can grow past 7; the maximum only bounds
 # nonsense input.
 DEALT = 7
@@ -79,8 +79,8 @@ class RemiPlayerInput:
     """What one player shows at the end of a deal. Cards may be strings in any notation."""
 
     name: str
-    table: Sequence[CardsText] = ()  # the combinations he put down, each a group of cards
-    hand: CardsText = ()  # the cards still in his hand, arranged by the engine
+    table: Sequence[CardsText] = ()  # the combinations they put down, each a group of cards
+    hand: CardsText = ()  # the cards still in their hand, arranged by the engine
     went_out: bool = False
     final_discard: Card | str | None = None  # only for the player who went out
 
@@ -207,8 +207,8 @@ def _check_count(where: str, shown: _Shown, problems: Problems) -> None:
     if shown.went_out:
         message = Message(
             N_(
-                "{player} went out, so he holds at least 7 cards besides the final "
-                "discard (table and hand); cards entered: {count}"
+                "{player} went out, so they hold at least 7 cards besides the final discard (table "
+                "and hand); cards entered: {count}"
             ),
             player=shown.name,
             count=held,
@@ -386,7 +386,7 @@ def settle_remi_deal(rules: Rules, players: Sequence[RemiPlayerInput]) -> RemiRe
     return RemiResult(results, tuple(steps), out)
 
 
-# --- quick mode: the player typed his plus and minus totals ------------------------------
+# --- quick mode: the player typed their plus and minus totals ----------------------------
 
 CLOSING_VALUES = (5, 10, 15)
 
@@ -425,7 +425,7 @@ def _closing_problems(went_out: bool, plus: int, minus: int, discard_value: int 
     if discard_value not in CLOSING_VALUES:
         message = Message(N_("the final discard is worth 5, 10 or 15"))
         problems.append(("discard_value", message))
-    # One mistake, one message: his minus typed as plus would break both rules.
+    # One mistake, one message: a minus typed as plus would break both rules.
     if minus != 0:
         message = Message(N_("a player who went out has every card in a combination"))
         problems.append(("minus", message))
@@ -438,7 +438,7 @@ def _closing_problems(went_out: bool, plus: int, minus: int, discard_value: int 
 def score_remi_quick(
     plus: int, minus: int, went_out: bool = False, discard_value: int | None = None
 ) -> RemiQuickScore:
-    """One player's deal score from typed totals: plus − minus, + 10 × discard if he went out.
+    """One player's deal score from typed totals: plus − minus, + 10 × discard if they went out.
 
     >>> score_remi_quick(plus=50, minus=0, went_out=True, discard_value=15).points
     200

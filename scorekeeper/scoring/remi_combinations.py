@@ -2,7 +2,7 @@
 
 A *sequence* is 3+ consecutive numerals (2–10) of one suit, or exactly J-Q-K of one
 suit; numerals and pictures never mix and aces are never in a sequence. A *set* is 3
-or 4 cards of one rank. With ``sets_need_sequence`` a player's sets count only if he
+or 4 cards of one rank. With ``sets_need_sequence`` a player's sets count only if they
 has a sequence somewhere (on the table or in hand).
 
 >>> from scorekeeper.scoring.cards import parse_cards

@@ -2,7 +2,7 @@
 
 Totals may go negative. The next dealer is the player with the lowest running total;
 among tied players, the one nearest the previous dealer's left (seat ``i``'s left is
-``i + 1``), the previous dealer himself coming last. With ``rules.deals`` set the game
+``i + 1``), the previous dealer coming last. With ``rules.deals`` set the game
 is that many deals; otherwise it ends after the deal in which somebody reaches
 ``rules.target``. The highest total wins; players tied for it share the win.
 

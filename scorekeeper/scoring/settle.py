@@ -44,7 +44,7 @@ def _needs_upcard() -> Message:
 
 @dataclass(frozen=True)
 class KnockerResult:
-    """The knocker's layout: melds, deadwood, and the card he threw if he held 11."""
+    """The knocker's layout: melds, deadwood, and the card they threw if they held 11."""
 
     melds: tuple[Meld, ...]
     deadwood: tuple[Card, ...]
@@ -54,7 +54,7 @@ class KnockerResult:
 
 @dataclass(frozen=True)
 class DefenderResult:
-    """The defender's layout: his own melds, his layoffs, and what is left."""
+    """The defender's layout: their own melds, their layoffs, and what is left."""
 
     melds: tuple[Meld, ...]
     layoffs: tuple[Layoff, ...]
@@ -256,7 +256,7 @@ def _count_problem(side: str, cards: Sequence[Card]) -> Problem | None:
         return Problem(
             "knocker.cards",
             Message(
-                N_("the knocker must hold 10 cards (11 before his discard), not {count}"),
+                N_("the knocker must hold 10 cards (11 before the discard), not {count}"),
                 count=len(cards),
             ),
         )
@@ -276,15 +276,15 @@ def _declared_knocker(
 ) -> tuple[Arrangement | None, list[Problem]]:
     """The knocker's layout as declared: unmelded cards are deadwood.
 
-    Holding 11, he throws his highest unmelded card; all 11 melded is big gin, if played.
+    Holding 11, they throw their highest unmelded card; all 11 melded is big gin, if played.
     """
     rest = mask_of(cards) & ~mask_of([c for meld in melds for c in meld.cards])
     if len(cards) == 11 and not rest:
         if rules.big_gin_bonus is None:
             message = Message(
                 N_(
-                    "all 11 cards are melded but big gin is not played: "
-                    "enter the knocker's 10 cards after his discard"
+                    "all 11 cards are melded but big gin is not played: enter the knocker's 10 "
+                    "cards after the discard"
                 )
             )
             return None, [Problem("knocker.melds", message)]
@@ -320,7 +320,7 @@ def _defender_play(
     if gin and layoffs:
         problems = [Problem(where, Message(N_("nothing may be laid off against gin")))]
     else:
-        # Cards he does not hold, or melded too, are reported once by ``_layoff_problems``.
+        # Cards not held, or melded too, are reported once by ``_layoff_problems``.
         melded = {card for meld in melds for card in meld.cards}
         held = [lo for lo in layoffs if lo.card in defender.cards and lo.card not in melded]
         problems = [Problem(where, m) for m in check_layoffs(knocker.melds, held)]
@@ -375,12 +375,12 @@ def settle_gin_hand(
     """Score a gin hand from both players' cards (rule cards /rules/classic#knock to
     #undercut, /rules/oklahoma#upcard).
 
-    The knocker holds 10 cards after his discard, or 11 (then big gin when all meld and
-    big gin is played, otherwise his best discard). The defender holds 10. Declared
+    The knocker holds 10 cards after the discard, or 11 (then big gin when all meld and
+    big gin is played, otherwise their best discard). The defender holds 10. Declared
     melds are scored as declared, the rest being deadwood. For the defender, declaring
-    melds or layoffs (either) means the rest of his cards are deadwood. Omitted, the
-    knocker gets his least-deadwood layout that leaves the defender the most, and the
-    defender his lowest deadwood from his own melds and layoffs together.
+    melds or layoffs (either) means the rest of their cards are deadwood. Omitted, the
+    knocker gets their least-deadwood layout that leaves the defender the most, and the
+    defender their lowest deadwood from their own melds and layoffs together.
     Raises ``HandError`` listing every problem.
     """
     problems: list[Problem] = []
@@ -411,7 +411,7 @@ def settle_gin_hand(
         sound["knocker"] = sound["knocker"] and not found  # bad melds: no layout to check
     defender_declared: list[Meld] | None = None
     if defender_melds is not None:
-        # Bad defender melds still leave his layoffs worth checking against the knocker.
+        # Bad defender melds still leave their layoffs worth checking against the knocker.
         defender_declared, found = _read_melds(
             defender_melds, defender, "defender.melds", N_("{card} is not in the defender's hand")
         )

@@ -7,8 +7,10 @@ app counted it (money as its exact decimal text), never rounded. The header row 
 in the language of the request, as the pages and the PDFs are (a person opens the
 file in a spreadsheet); ``?lang=en`` (or ``fa``, ``ru``) asks for the header in that
 language whatever the browser reads, which is what a script that reads the columns
-by name sends. The values are the same in every language: numbers, dates in UTC, the
-kinds and outcomes by their API names (``three_hand``, ``big_gin``), ``yes``/``no``.
+by name sends. The values written in words are in the header's language too (a Russian
+file says ``да``, ``подтверждена``, ``пропуск тура``; ``Word``); the English file keeps
+the kinds and outcomes by their API names (``three_hand``, ``big_gin``) and ``yes``/``no``.
+Numbers and dates (in UTC) are the same in every language.
 
 A hand's row comes from the game's replayed sheet (``Variant.sheet_json``, the same
 figures ``GET /api/v1/games/<id>`` gives): nothing here scores. Hands played after the
@@ -19,7 +21,7 @@ in a cell of its own:
 - two-player gin, Oklahoma, Hollywood: the winner's points, 0 for the other; Hollywood's
   totals are those of the first column the hand counted in;
 - three-hand gin: each seat's points and totals;
-- partnership: one row per table (``table`` 1 or 2), each partner with his team's
+- partnership: one row per table (``table`` 1 or 2), each partner with their team's
   points at that table and the team's totals after the deal;
 - Remi: one row per deal, each seat's score and total; ``knocker`` names who went out.
 """
@@ -78,13 +80,49 @@ def csv_bytes(header: Sequence[str], rows: Iterable[Sequence[object]]) -> bytes:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\r\n")
     writer.writerow(header)
+    words = value_words()
     for row in rows:
-        writer.writerow(["" if cell is None else _cell(cell) for cell in row])
+        writer.writerow(["" if cell is None else words.get(cell, cell) if isinstance(cell, Word)
+                         else _cell(cell) for cell in row])
     return (BOM + out.getvalue()).encode("utf-8")
 
 
-def _yes(value: object) -> str:
-    return "yes" if value else "no"
+class Word(str):
+    """A value the app writes in words (``yes``, ``confirmed``, ``big_gin``), written in
+    the file's language (``value_words``); a name that happens to be one stays a name."""
+
+
+def value_words() -> dict[str, str]:
+    """Each word a file's values use, in the language of the request; in English the
+    words the API uses, which scripts read."""
+    return {
+        "yes": pgettext("CSV value", "yes"),
+        "no": pgettext("CSV value", "no"),
+        # the kinds of game
+        "gin": pgettext("CSV value", "gin"),
+        "oklahoma": pgettext("CSV value", "oklahoma"),
+        "hollywood": pgettext("CSV value", "hollywood"),
+        "three_hand": pgettext("CSV value", "three_hand"),
+        "partnership": pgettext("CSV value", "partnership"),
+        "remi": pgettext("CSV value", "remi"),
+        # the outcomes of a hand ("gin" is above)
+        "knock": pgettext("CSV value", "knock"),
+        "undercut": pgettext("CSV value", "undercut"),
+        "big_gin": pgettext("CSV value", "big_gin"),
+        "tie": pgettext("CSV value", "tie"),
+        "dead": pgettext("CSV value", "dead"),
+        "went_out": pgettext("CSV value", "went_out"),
+        # a club night's tables
+        "missing": pgettext("CSV value", "missing"),
+        "playing": pgettext("CSV value", "playing"),
+        "finished": pgettext("CSV value", "finished"),
+        "confirmed": pgettext("CSV value", "confirmed"),
+        "bye": pgettext("CSV value", "bye"),
+    }
+
+
+def _yes(value: object) -> Word:
+    return Word("yes" if value else "no")
 
 
 TABLE_BREAK: tuple[object, ...] = ()  # an empty row: a second table follows
@@ -176,7 +214,7 @@ def games_csv(games: Sequence[tuple[Game, GameRecord]]) -> bytes:
         for name in record.players:
             seats += [name, record.finals.get(name) if record.finished else None]
         rows.append([
-            when(game.created_at), Token(game.id), game.variant, _yes(record.finished),
+            when(game.created_at), Token(game.id), Word(game.variant), _yes(record.finished),
             " & ".join(sorted(record.winners)), game.stake, game.currency if game.stake else None,
             *_pad(seats, 2),
         ])
@@ -218,7 +256,7 @@ def hand_rows(game: Game) -> list[list[object]]:
     variant = VARIANTS[game.variant]
     data = variant.sheet_json(game, variant.sheet(game))
     names = list(game.players)
-    head = [when(game.created_at), Token(game.id), game.variant]
+    head = [when(game.created_at), Token(game.id), Word(game.variant)]
     rows: list[list[object]] = []
     for hand in data["hands"]:
         if hand.get("after_end"):
@@ -236,7 +274,7 @@ def _hand(
     kind = game.variant
     if kind == "remi":
         out = hand.get("went_out")
-        return [[None, "went_out" if out is not None else "", _name(names, out), None, None,
+        return [[None, Word("went_out") if out is not None else "", _name(names, out), None, None,
                  None, *_seat_cells(names, hand["scores"], hand["totals"])]]
     if kind == "partnership":
         teams = data["teams"]
@@ -247,7 +285,7 @@ def _hand(
         ):
             mine = [table["team_points"][team_of[seat]] for seat in range(len(names))]
             after = [hand["totals"][team_of[seat]] for seat in range(len(names))]
-            rows.append([number, table["outcome"], _name(names, inputs.get("knocker")),
+            rows.append([number, Word(table["outcome"]), _name(names, inputs.get("knocker")),
                          *_deadwood(game, inputs), _name(names, table["winner"]),
                          *_seat_cells(names, mine, after)])
         return rows
@@ -262,7 +300,7 @@ def _hand(
         totals = hand["totals"] if kind != "hollywood" else _column_totals(data, hand)
     if hand["outcome"] == "dead":
         knocker = None
-    return [[None, hand["outcome"], _name(names, knocker), *_deadwood(game, inputs),
+    return [[None, Word(hand["outcome"]), _name(names, knocker), *_deadwood(game, inputs),
              _name(names, winner), *_seat_cells(names, points, totals)]]
 
 
@@ -363,9 +401,9 @@ def night_results_csv(shown: NightView) -> bytes:
                 (t.winner_name() or "") if result else None,
                 _yes(result.get("shutout")) if result else None,
                 _yes(result.get("forfeit")) if result else None,
-                t.state,
+                Word(t.state),
             ])
-        rows.extend([r.number, None, name, None, None, None, None, None, None, "bye"]
+        rows.extend([r.number, None, name, None, None, None, None, None, None, Word("bye")]
                     for name in r.byes)
     rows.append(TABLE_BREAK)
     rows.append([_column("rank"), _column("player"), _column("match points"),

@@ -1,4 +1,4 @@
-"""One player across a group (his page and its JSON), and the group's last night.
+"""One player across a group (their page and its JSON), and the group's last night.
 
 Every figure is added up from the games' records (``summaries``, counted from the
 replayed hands), the standings, the ratings and the games' payments: nothing here
@@ -28,18 +28,18 @@ class PlayerView:
 
     standing: Standing
     rating: Rating
-    # (game id, date, win rate after it) over his counted games, oldest first.
+    # (game id, date, win rate after it) over their counted games, oldest first.
     win_rates: tuple[tuple[str, datetime, float], ...]
     pairs: tuple[Pair, ...]  # head-to-head against each opponent
-    won_money: Decimal  # what the games paid him, in the balances' currency
-    lost_money: Decimal  # what he paid for games
-    # The melds he laid most (the cards as the sheet writes them, "7♠7♥7♦"; times).
+    won_money: Decimal  # what the games paid them, in the balances' currency
+    lost_money: Decimal  # what they paid for games
+    # The melds they laid most (the cards as the sheet writes them, "7♠7♥7♦"; times).
     melds: tuple[tuple[str, int], ...]
-    records: tuple[GameRecord, ...]  # his games, newest first
+    records: tuple[GameRecord, ...]  # their games, newest first
 
 
 def player_view(shown: GroupView, name: str) -> PlayerView | None:
-    """The player's figures over the games the view's filter keeps (his rating over all
+    """The player's figures over the games the view's filter keeps (their rating over all
     the group's rated games); ``None`` for a name that played no game and is not on
     the roster."""
     standing = next((s for s in shown.standings.players if s.name == name), None)

@@ -5,9 +5,9 @@ The update is openskill's Plackett–Luce model (the Weng–Lin Bayesian approxi
 not one written here. It was chosen because one model rates every table the app keeps:
 two players, three players of three-hand gin and Remi ranked by their finals (a tie
 shares its place), and the two teams of partnership gin, whose partners move together.
-Each player has a most likely skill μ and an uncertainty σ that shrinks as he plays;
+Each player has a most likely skill μ and an uncertainty σ that shrinks as they play;
 the number shown is the library's conservative ordinal, μ − 3σ (a new player starts at
-0: 25 − 3 × 25/3), which rises as a player wins and as the app gets surer of him.
+0: 25 − 3 × 25/3), which rises as a player wins and as the app gets surer of them.
 
 Nothing is stored: the ratings are replayed from the games' records (``summaries``,
 themselves counted from the stored hands), so a corrected or deleted hand, a game
@@ -33,13 +33,13 @@ PROVISIONAL_GAMES = 5  # a rating is provisional until the player has this many 
 
 @dataclass
 class Rating:
-    """One player's rating now, and after each of his rated games."""
+    """One player's rating now, and after each of their rated games."""
 
     name: str
     mu: float = MODEL.mu
     sigma: float = MODEL.sigma
     games: int = 0
-    # (game id, rating after it) for each rated game of his, oldest first.
+    # (game id, rating after it) for each rated game of theirs, oldest first.
     history: list[tuple[str, float]] = field(default_factory=list)
 
     @property
@@ -49,7 +49,7 @@ class Rating:
 
     @property
     def best(self) -> float:
-        """The highest rating he has had after a game (his first, before any)."""
+        """The highest rating they have had after a game (their first, before any)."""
         return max((value for _game, value in self.history), default=START)
 
     @property

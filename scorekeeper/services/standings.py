@@ -111,8 +111,8 @@ def standings(roster: Sequence[str], records: Iterable[GameRecord]) -> Standings
 
 
 def running_margins(standings: Standings) -> dict[str, list[int]]:
-    """Per player who played (most games first), 0 and then the sum of his margins
-    after each counted game; a game he sat out leaves his line flat."""
+    """Per player who played (most games first), 0 and then the sum of their margins
+    after each counted game; a game they sat out leaves their line flat."""
     played = sorted((s for s in standings.players if s.games), key=lambda s: (-s.games, s.name))
     lines = {s.name: [0] for s in played}
     for record in standings.records:
@@ -139,8 +139,8 @@ def group_balances(
     paid: Iterable[PaymentRow],
     currency: str | None,
 ) -> dict[str, Decimal]:
-    """Each player's balance: what the games owe him, less what he owes, with recorded
-    payments moving it (a payer's debt shrinks by what he paid)."""
+    """Each player's balance: what the games owe them, less what they owe, with recorded
+    payments moving it (a payer's debt shrinks by what they paid)."""
     owed = balances(game_payments, roster)
     for row in paid:
         amount = Decimal(row.amount)

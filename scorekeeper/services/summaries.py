@@ -51,7 +51,7 @@ class GameRecord:
     finished: bool
     figures: dict[str, Counter[str]]
     biggest: dict[str, int]  # the biggest single hand (or deal) each player won
-    finals: dict[str, int] = field(default_factory=dict)  # a partner has his team's final
+    finals: dict[str, int] = field(default_factory=dict)  # a partner has their team's final
     winners: frozenset[str] = frozenset()
     # Each player's result against each opponent (finals compared), for head-to-head.
     against: tuple[tuple[str, str, int, int], ...] = ()
@@ -63,7 +63,7 @@ class GameRecord:
     margins: dict[str, int] = field(default_factory=dict)
 
     def margin(self, name: str) -> int:
-        """The player's final less the best other final (his partner's aside); negative
+        """The player's final less the best other final (their partner's aside); negative
         when behind."""
         return self.margins.get(name, 0)
 
@@ -277,8 +277,8 @@ MELD = "meld "  # the prefix of a laid meld's count among a player's figures
 
 
 def _gin_held(knocker: Any) -> bool:
-    """Whether the ten cards a knocker kept (his melds and deadwood as laid) could all
-    have been melded: a gin he knocked with instead of laying it down."""
+    """Whether the ten cards a knocker kept (their melds and deadwood as laid) could all
+    have been melded: a gin they knocked with instead of laying it down."""
     kept = [card for meld in knocker.melds for card in meld.cards] + list(knocker.deadwood)
     return knocker.deadwood_points > 0 and least_deadwood(kept) == 0
 

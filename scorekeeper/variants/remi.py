@@ -251,7 +251,7 @@ class RemiVariant(Variant):
         return (race_of(replayed.players, rows, target=target, caption=REMI_DEALS),)
 
     def describe_inputs(self, game: Game, number: int, inputs: StoredHand) -> list[Clause]:
-        """A deal in words: who went out, each player's plus and minus or his cards."""
+        """A deal in words: who went out, each player's plus and minus or their cards."""
         return remi_clauses(remi_deal(inputs), game.players)
 
     def rule_applied(self, game: GameData, inputs: StoredHand) -> str:
@@ -264,7 +264,7 @@ class RemiVariant(Variant):
 
     # --- the pages ------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> RemiQuickForm:
-        """Each player's plus and minus, who went out and the value of his discard."""
+        """Each player's plus and minus, who went out and the value of their discard."""
         form = RemiQuickForm()
         _ready(form, game)
         return form
@@ -321,7 +321,7 @@ class RemiVariant(Variant):
 
     def stored_body(self, inputs: Mapping[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
         """The body ``deal_inputs`` reads into a stored deal: the discard of the player
-        who went out (stored in his entry) is the body's own field."""
+        who went out (stored in their entry) is the body's own field."""
         mode, out, entries = inputs.get("mode"), inputs.get("went_out"), inputs.get("players")
         body = {"mode": mode, "went_out": out, "players": entries}
         if not isinstance(entries, list):

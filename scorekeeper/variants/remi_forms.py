@@ -32,14 +32,14 @@ POINTS_MAX = 1000
 
 
 class QuickPlayerForm(Form):
-    """One player's typed totals: the value of his combinations and of his other cards."""
+    """One player's typed totals: the value of their combinations and of their other cards."""
 
     plus = WholeNumberField(_l("Plus"), [Optional(), NumberRange(0, POINTS_MAX)])
     minus = WholeNumberField(_l("Minus"), [Optional(), NumberRange(0, POINTS_MAX)])
 
 
 class CardPlayerForm(Form):
-    """One player's cards: combinations on the table and the cards still in his hand."""
+    """One player's cards: combinations on the table and the cards still in their hand."""
 
     table = CombinationsField(_l("Combinations on the table"))
     hand = CardsField(_l("Cards in hand"))
@@ -118,12 +118,12 @@ class _DealForm(HandMeta):
 
 
 class RemiQuickForm(_DealForm):
-    """A deal in a few taps: each player's plus and minus, who went out, his discard."""
+    """A deal in a few taps: each player's plus and minus, who went out, their discard."""
 
     players = FieldList(FormField(QuickPlayerForm), min_entries=SEATS, max_entries=SEATS)
     went_out = RadioField(_l("Who went out?"), choices=[], validators=[Optional()])
     discard_value = RadioField(
-        _l("His final discard"),
+        _l("Final discard (of the player who went out)"),
         choices=[
             SelectChoice("5", _l("2 to 10: +50")),
             SelectChoice("10", _l("J, Q or K: +100")),
@@ -133,7 +133,7 @@ class RemiQuickForm(_DealForm):
     )
 
     def setup(self, names: Sequence[str]) -> None:
-        """Label each player's two numbers with his name."""
+        """Label each player's two numbers with their name."""
         super().setup(names)
         for seat, name in enumerate(self.names):
             block = self.block(seat)
@@ -160,7 +160,7 @@ class RemiQuickForm(_DealForm):
         choice = self.discard_value.data
         value = int(choice) if choice in ("5", "10", "15") else None
         if out is not None and value is None:
-            self.discard_value.errors = [_("Choose what his final discard was.")]
+            self.discard_value.errors = [_("Choose what the final discard was.")]
             ok = False
         if not ok:
             return None
@@ -191,7 +191,7 @@ class RemiQuickForm(_DealForm):
 
 
 class RemiCardForm(_DealForm):
-    """A deal card by card: each player's table and hand, who went out, his discard."""
+    """A deal card by card: each player's table and hand, who went out, their discard."""
 
     players = FieldList(FormField(CardPlayerForm), min_entries=SEATS, max_entries=SEATS)
     went_out = RadioField(_l("Who went out?"), choices=[], validators=[Optional()])

@@ -163,7 +163,7 @@ def gin_clauses(inputs: GinHand, names: Sequence[Any]) -> list[Clause]:
 
 def remi_clauses(inputs: RemiDeal, names: Sequence[str]) -> list[Clause]:
     """A Remi deal's inputs: who went out (and on what), each player's plus and minus or
-    his cards."""
+    their cards."""
     entries = inputs.get("players")
     entries = entries if isinstance(entries, list) else []
     out = _name(names, inputs.get("went_out"))

@@ -32,11 +32,12 @@ LONG = {
 }
 # The short forms, worked out by hand: the first word; where two are alike (the first two
 # of every long set; the Russian names' two Alexandras at a four-player game), the next
-# word's first letter; a first word of more than ten letters cut to nine and "…".
+# word's first letter; a first word of more than ten letters is cut only where its parts
+# join (a ZWNJ, a hyphen), so these stay whole.
 SHORT = {
-    LONG["en"]: ("Alexandra C.", "Alexandra E.", "Maximilian", "Christoph…"),
+    LONG["en"]: ("Alexandra C.", "Alexandra E.", "Maximilian", "Christopher"),
     LONG["ru"]: ("Александра К.", "Александра П.", "Вячеслав", "Святослав"),
-    LONG["fa"]: ("محمدرضا ح.", "محمدرضا ع.", "فاطمه\u200cزهرا", "سیدعبدالح…"),
+    LONG["fa"]: ("محمدرضا ح.", "محمدرضا ع.", "فاطمه\u200cزهرا", "سیدعبدالحسین"),
 }
 RUSSIAN_SHORT = {2: ("Александра", "Вячеслав"), 3: ("Александра", "Вячеслав", "Святослав"),
                  4: ("Александра К.", "Вячеслав", "Святослав", "Александра П.")}

@@ -136,6 +136,18 @@ def test_the_results_file_speaks_the_readers_language(client: FlaskClient) -> No
     # Ann's name looks like a formula: it is kept as text, wherever it stands.
     assert "'=Ann" in {cell for row in rows for cell in row}
     assert "=Ann" not in {cell for row in rows for cell in row}
+    # What the rows say in words is in the file's language too: a table not yet played,
+    # and the bye.
+    assert [row[9] for row in rows[1:rows.index([])]] == ["раздач ещё нет", "пропуск тура"]
     persian = client.get(f"/n/{night_id}/results.csv?lang=fa").data.decode("utf-8")
     assert next(csv.reader(io.StringIO(persian[1:])))[:4] == ["دور", "میز", "اولی", "دومی"]
+    (table,) = tables(client.application, night_id, 1)
+    play_out(client, table.game_id, 0)  # 110 to 0; the classic rules count no shutout
+    client.post(f"/g/{table.game_id}/confirm")
+    body = client.get(f"/n/{night_id}/results.csv?lang=ru").data.decode("utf-8")
+    first = next(row for row in csv.reader(io.StringIO(body[1:])) if row[1] == "1")
+    assert first[4:] == ["110", "0", table.a, "нет", "нет", "подтверждена"]
+    persian = client.get(f"/n/{night_id}/results.csv?lang=fa").data.decode("utf-8")
+    first = next(row for row in csv.reader(io.StringIO(persian[1:])) if row[1] == "1")
+    assert first[7:] == ["نه", "نه", "تأییدشده"]
     assert client.get(f"/n/{night_id}/results.csv?lang=xx").status_code == 400

@@ -292,7 +292,7 @@ def test_many_problems_are_reported_together() -> None:
 def test_card_counts() -> None:
     found = problems_of(knocker_cards=BASE, defender_cards="4H 5H 6H 8S 8H 8D TD JD QD 9C 2D")
     assert found == [
-        Problem("knocker.cards", "the knocker must hold 10 cards (11 before his discard), not 9"),
+        Problem("knocker.cards", "the knocker must hold 10 cards (11 before the discard), not 9"),
         Problem("defender.cards", "the defender must hold 10 cards, not 11"),
     ]
 
