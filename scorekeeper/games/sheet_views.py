@@ -12,6 +12,7 @@ from ..forms import EmptyForm, VersionForm
 from ..hands.stored import stored_hand
 from ..models import Game, Group
 from ..names import game_short_names
+from ..security import SHOWS_EDIT_LINK
 from ..services import access, exports
 from ..services import games as service
 from ..services.games import load, locked
@@ -46,10 +47,16 @@ def sheet(game_id: str) -> Response:
         flash(
             _("That edit link is not right; you can watch this game but not change it."), "warning"
         )
+    created = False
     if not live_fetch():
         access.remember(game)
+        created = access.holds_link(game) and access.just_created("game", game.id)
     played = variant.sheet(game)
-    return _render_sheet(game, variant, played, variant.quick_form(game, played))
+    response = _render_sheet(game, variant, played, variant.quick_form(game, played),
+                             created=created)
+    if created:  # the service worker keeps no copy of a page with the edit link
+        response.headers[SHOWS_EDIT_LINK] = "1"
+    return response
 
 
 def _render_sheet(
@@ -59,7 +66,11 @@ def _render_sheet(
     form: FlaskForm,
     status: int = 200,
     shorts: ShortNamesForm | None = None,
+    *,
+    created: bool = False,
 ) -> Response:
+    """The sheet; ``created``: drawn right after this browser made the game, saying that
+    this phone keeps score, with the edit link to keep elsewhere."""
     editable = access.can_edit(game)
     if shorts is None and editable:
         shorts = ShortNamesForm(formdata=None, data={"shorts": game_short_names(game)})
@@ -72,6 +83,7 @@ def _render_sheet(
         form=form,
         shorts=shorts,
         editable=editable,
+        owner=editable and access.holds_link(game),
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
         payments=(
@@ -79,6 +91,8 @@ def _render_sheet(
         ),
         group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
+        kept_url=(url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
+                  if created else None),
     )
     return make_response(body, status)
 
