@@ -125,9 +125,14 @@ def test_the_notice_fits_a_phone(browser: Any, live_url: str, language: str,
         context.close()
 
 
-def test_a_hand_entered_twice_is_asked_about(browser: Any, live_url: str) -> None:
+@pytest.mark.parametrize("workers", ["allow", "block"])
+def test_a_hand_entered_twice_is_asked_about(browser: Any, live_url: str,
+                                             workers: str) -> None:
+    """With the service worker the form is sent as a page; without it (a plain http
+    address) the page's script sends it, and "Save it again" still says what it means."""
     context = browser.new_context(viewport={"width": 360, "height": 800},
-                                  device_scale_factor=1, locale="en-GB")
+                                  device_scale_factor=1, locale="en-GB",
+                                  service_workers=workers)
     try:
         page = context.new_page()
         page.goto(live_url + "/games/new")
@@ -146,7 +151,7 @@ def test_a_hand_entered_twice_is_asked_about(browser: Any, live_url: str) -> Non
         expect(question).to_contain_text("Same as hand 1 — save it again?")
         expect(page.locator("#hand-2")).to_have_count(0)
         expect(page.locator("input[name=defender_deadwood]")).to_have_value("12")
-        shot(page, "3-asked")
+        shot(page, f"3-asked-{workers}")
         assert page.evaluate("document.documentElement.scrollWidth") <= 360
         question.get_by_role("button", name="Save it again").click()
         expect(page.locator("#hand-2")).to_have_count(1)
