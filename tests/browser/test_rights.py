@@ -158,3 +158,41 @@ def test_a_hand_entered_twice_is_asked_about(browser: Any, live_url: str,
         expect(page.locator(".repeat-question")).to_have_count(0)
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "fa"])
+def test_restoring_into_a_taken_place_asks_first(browser: Any, live_url: str,
+                                                 language: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800},
+                                  device_scale_factor=1, locale=LANGUAGES[language],
+                                  extra_http_headers={"Accept-Language": language})
+    try:
+        page = context.new_page()
+        page.goto(live_url + "/games/new")
+        page.fill("input[name=player1]", "Ann")
+        page.fill("input[name=player2]", "Bob")
+        page.locator("form button.primary[type=submit]").click()
+        for hand, (k, d) in enumerate(((3, 12), (2, 20)), 1):
+            page.locator("input[name=outcome][value=knock]").check()
+            page.locator("input[name=knocker][value='0']").check()
+            page.fill("input[name=knocker_deadwood]", str(k))
+            page.fill("input[name=defender_deadwood]", str(d))
+            page.locator("form.quick button.primary").click()
+            expect(page.locator(f"#hand-{hand}")).to_have_count(1)
+        sheet = page.url.split("#")[0]
+        page.goto(sheet + "/hands/1/delete")
+        page.locator("form button.danger").click()
+        page.locator("form.restore button").click()
+        expect(page.locator("h1")).to_have_count(1)
+        words = {"en": "Hand 1 comes back as number 1, where another stands now: the one "
+                       "numbered 1 becomes number 2.",
+                 "fa": "دست 1 به جای شمارهٔ 1 برمی‌گردد که اکنون جای دیگری است: شمارهٔ 1 "
+                       "می‌شود شمارهٔ 2."}
+        expect(page.locator(".error-summary")).to_have_text(words[language])
+        shot(page, f"4-restore-{language}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+        page.locator("button[name=confirm][value=move]").click()
+        expect(page.locator("#hand-2")).to_have_count(1)
+        assert page.url.startswith(sheet)
+    finally:
+        context.close()
