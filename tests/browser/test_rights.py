@@ -196,3 +196,45 @@ def test_restoring_into_a_taken_place_asks_first(browser: Any, live_url: str,
         assert page.url.startswith(sheet)
     finally:
         context.close()
+
+
+def test_a_pin_keeps_score_on_one_phone_until_the_pin_changes(browser: Any,
+                                                              live_url: str) -> None:
+    maker = browser.new_context(viewport={"width": 360, "height": 800},
+                                device_scale_factor=1, locale="ru-RU",
+                                extra_http_headers={"Accept-Language": "ru"})
+    other = browser.new_context(viewport={"width": 360, "height": 800},
+                                device_scale_factor=1, locale="ru-RU",
+                                extra_http_headers={"Accept-Language": "ru"})
+    try:
+        page = maker.new_page()
+        page.goto(live_url + "/games/new")
+        page.fill("input[name=player1]", "Аня")
+        page.fill("input[name=player2]", "Боря")
+        page.fill("input[name=pin]", "4321")
+        page.locator("form button.primary[type=submit]").click()
+        sheet = page.url
+        phone = other.new_page()
+        phone.goto(sheet + "/unlock")
+        phone.fill("input[name=pin]", "4321")
+        phone.locator("form button.primary").click()
+        expect(phone.locator("form.quick")).to_have_count(1)
+        phone.locator("details").last.locator("summary").click()  # share, other phones
+        expect(phone.locator("body")).to_contain_text(
+            "Этот телефон ведёт счёт по PIN-коду.")
+        expect(phone.locator("a[href$='/share/edit']")).to_have_count(0)
+        expect(phone.locator("form[action$='/pin']")).to_have_count(0)
+        shot(phone, "5-pin-phone-ru")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= 360
+        assert phone.goto(sheet + "/share/edit").status == 403
+
+        page.goto(sheet)
+        page.locator("details").last.locator("summary").click()
+        page.fill("input#pin", "8765")
+        page.locator("form[action$='/pin'] button").click()
+        phone.goto(sheet)
+        expect(phone.locator("form.quick")).to_have_count(0)
+        expect(phone.locator("a[href$='/unlock']")).to_have_count(1)
+    finally:
+        maker.close()
+        other.close()
