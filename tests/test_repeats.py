@@ -329,3 +329,28 @@ def test_restoring_the_last_place_or_an_undone_hand_asks_nothing(client: FlaskCl
     action, version_text = restore_form(client, game)
     assert client.post(action, data={"version": version_text}).status_code == 302
     assert hands_of(client, game) == 2
+
+
+def test_two_phones_entering_one_hand_are_asked_and_can_still_add_it(
+        app: Flask, client: FlaskClient) -> None:
+    """The second phone's form was drawn before the first saved: it is asked about the
+    repeat (not told the sheet changed), and its "Save it again" adds the hand."""
+    made = client.post("/api/v1/games", json={"players": ["Ann", "Bob"]}).get_json()
+    game = made["id"]
+    first, second = app.test_client(), app.test_client()
+    for phone in (first, second):
+        assert phone.get(f"/g/{game}?key={made['edit_secret']}").status_code == 302
+    drawn = version_of(client, game)
+    form = {"outcome": "knock", "knocker": "0", "knocker_deadwood": "3",
+            "defender_deadwood": "12", "version": str(drawn)}
+    assert first.post(f"/g/{game}/hands", data={**form, "token": "a"}).status_code == 302
+    asking = second.post(f"/g/{game}/hands", data={**form, "token": "b"})
+    assert asking.status_code == 409
+    page = asking.get_data(as_text=True)
+    assert asked(page) == [QUESTION.format(what="hand", number=1)]
+    assert value_of(page, "version") == str(drawn + 1)
+    confirmed = second.post(f"/g/{game}/hands", data={**form, "token": "b",
+                                                      "version": str(drawn + 1),
+                                                      "confirm": "repeat"})
+    assert confirmed.status_code == 302
+    assert hands_of(client, game) == 2

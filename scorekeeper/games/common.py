@@ -49,8 +49,8 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
     return redirect(url_for("games.sheet", game_id=game.id) + anchor)
 
 
-# The button that saves a hand repeating the last one all the same: ``name=value``.
-# (and the one that restores a hand into a place where hands stand now).
+# The buttons that say "yes" to a question: ``confirm=repeat`` saves a hand that repeats
+# the last one all the same, ``confirm=move`` restores a hand into a place others hold.
 CONFIRM = "confirm"
 REPEAT = "repeat"
 MOVE = "move"
@@ -79,6 +79,9 @@ def save_new(
         try:
             service.check_repeat(db, game, inputs, token)
         except service.Repeated as exc:
+            # Asked about the sheet as it is now (another phone may have saved the hand
+            # this one repeats): "Save it again" adds it there.
+            form.version.data = str(game.version)
             return Refused(exc.number)
     try:
         number, _new = service.add_hand(

@@ -71,6 +71,7 @@ class NotRestorable(Exception):
 
 RESTORABLE = ("undo", "delete")
 
+
 class Repeated(Exception):
     """The hand repeats hand ``number``, saved a moment ago (``check_repeat``): nothing
     was saved; it is saved when the player confirms it."""
