@@ -119,7 +119,8 @@ def table(port: int, game: dict[str, Any], pace: float, stop: threading.Event, r
     i = 0
     while not stop.wait(pace * random.uniform(0.8, 1.2)):
         headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
-                   "Idempotency-Key": f"{game['id']}-{i}-{random.random()}"}
+                   "Idempotency-Key": f"{game['id']}-{i}-{random.random()}",
+                   "X-Confirm": "repeat"}  # the same hand again, meant
         start = time.perf_counter()
         try:
             status, data = request(conn, "POST", f"/api/v1/games/{game['id']}/hands", HAND,

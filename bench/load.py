@@ -197,7 +197,7 @@ def new_games(port: int, count: int) -> list[dict[str, Any]]:
 
 def hand_request(game: dict[str, Any], key: str) -> tuple[str, str, str, dict[str, str]]:
     headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
-               "Idempotency-Key": key}
+               "Idempotency-Key": key, "X-Confirm": "repeat"}  # the same hand, meant
     return "POST", f"/api/v1/games/{game['id']}/hands", json.dumps(HAND), headers
 
 
@@ -413,7 +413,7 @@ def guard_printing(server: Server, opts: argparse.Namespace) -> tuple[str, bool]
     sheet, *games = new_games(port, 8)
     for _ in range(SHEET_HANDS):
         status, answer = api(port, "POST", f"/api/v1/games/{sheet['id']}/hands", HAND,
-                             {"X-Edit-Secret": sheet["edit_secret"]})
+                             {"X-Edit-Secret": sheet["edit_secret"], "X-Confirm": "repeat"})
         assert status == 201, answer
     path = f"/g/{sheet['id']}/sheet.pdf"
     for _ in range(3 * server.workers):  # a worker's first print loads its fonts

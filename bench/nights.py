@@ -123,7 +123,7 @@ def table(port: int, number: int, game: str, secret: str, bursts: int, gap: floa
         conn.connect()
         barrier.wait()
         headers = {"Content-Type": "application/json", "X-Edit-Secret": secret,
-                   "Idempotency-Key": f"{game}-{i}"}
+                   "Idempotency-Key": f"{game}-{i}", "X-Confirm": "repeat"}  # the same hand, meant
         start = time.perf_counter()
         try:
             status, _data = request(conn, "POST", f"/api/v1/games/{game}/hands", HAND, headers)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +40,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_SECURE=False,
+        # Rights to change a game outlive the browser session (security.SessionCookies).
+        PERMANENT_SESSION_LIFETIME=timedelta(days=400),
+        # A hand that repeats the last one saved less than this ago is asked about before
+        # it counts (services.games.check_repeat); 0 asks about none.
+        REPEAT_WINDOW=timedelta(minutes=1),
         WTF_CSRF_TIME_LIMIT=None,  # a hand can take longer to play than an hour
         BABEL_DEFAULT_LOCALE="en",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ipaddress
 import re
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, Request, Response, abort, render_template, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError, CSRFProtect
 from werkzeug.exceptions import HTTPException
@@ -62,6 +63,11 @@ def host_is_served(host: str, hosts: list[str], proxies: int) -> bool:
         return "." not in name or name.lower().endswith(".local")
     return True
 
+# A page that shows an edit link or an organiser's link (the secret itself) says so in
+# this header: the service worker, which keeps an editor's sheet for offline use, keeps
+# no copy of it (pwa/sw.js).
+SHOWS_EDIT_LINK = "X-Shows-Edit-Link"
+
 API_PREFIX = "/api/"  # the JSON API's paths (``api`` blueprint, /api/v1)
 
 # Ids of games, groups and rulings are ``secrets.token_urlsafe`` strings; anything else
@@ -76,12 +82,22 @@ def is_token(value: object) -> bool:
 
 
 class SessionCookies(SecureCookieSessionInterface):
-    """Flask's signed-cookie sessions, and none for the JSON API.
+    """Flask's signed-cookie sessions, kept across browser restarts; none for the API.
+
+    The session holds what this browser may change (``services.access``) and what it
+    has seen. A cookie that ends with the browser session would lose those whenever a
+    phone closes its browser, as phones do on their own: the cookie is sent with an
+    expiry ``PERMANENT_SESSION_LIFETIME`` ahead (400 days, the most Chrome keeps a
+    cookie), renewed whenever the session changes.
 
     The API is sent by programs, not browsers, and never looks at a cookie: a change
     needs the game's ``X-Edit-Secret``. Its requests get Flask's null session (empty,
     never saved, refusing to be written), so no cookie is read or set there.
     """
+
+    def get_expiration_time(self, app: Flask, session: SessionMixin) -> datetime:
+        """Every session outlives the browser's: ``PERMANENT_SESSION_LIFETIME`` ahead."""
+        return datetime.now(UTC) + app.permanent_session_lifetime
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         """The browser's session, or the null session on the API."""

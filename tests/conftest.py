@@ -9,6 +9,7 @@ import shutil
 import sqlite3
 from collections.abc import Iterator
 from contextlib import closing
+from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -145,6 +146,8 @@ def make_app(database_url: str, request: pytest.FixtureRequest) -> Iterator[Any]
                 "WTF_CSRF_ENABLED": False,
                 # Tests create games by the dozen; the limits' own tests turn them on.
                 "RATELIMIT_ENABLED": False,
+                # Tests enter the same hand twice in a row; test_repeats asks about it.
+                "REPEAT_WINDOW": timedelta(0),
                 **config,
             }
         )

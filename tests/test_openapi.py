@@ -125,7 +125,8 @@ def test_the_headers_the_contract_names() -> None:
         name: {(p["name"], p["required"]) for p in op.get("parameters", []) if p["in"] == "header"}
         for name, op in ops.items()
     }
-    assert headers["addHand"] == {("X-Edit-Secret", True), ("Idempotency-Key", False)}
+    assert headers["addHand"] == {("X-Edit-Secret", True), ("Idempotency-Key", False),
+                                  ("X-Confirm", False)}
     assert headers["createGame"] == {("X-Edit-Secret", False)}  # a group's secret
     group_changes = {"recordPayment", "correctPayment", "deletePayment", "restorePayment",
                      "settleUp"}

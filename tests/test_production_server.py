@@ -120,13 +120,15 @@ def test_gunicorn_saves_a_hand_and_prints_the_sheet(
     assert answer["hand"] == 1
     assert answer["totals"] == [20, 0]
     # More hands, each on a connection of its own, so that the workers take turns.
-    # Bob's gin against 7: 20 + 7. Then Ann knocks 3 against 12 four times: 9 each.
+    # Bob's gin against 7: 20 + 7. Then Ann knocks 3 against 12 four times: 9 each (the
+    # same hand again, meant so: X-Confirm).
     hands = [{"outcome": "gin", "knocker": 1, "knocker_deadwood": 0, "defender_deadwood": 7}]
     hands += [{"outcome": "knock", "knocker": 0, "knocker_deadwood": 3,
                "defender_deadwood": 12}] * 4
     for number, hand in enumerate(hands, 2):
         reply = browser.post_json(f"/api/v1/games/{game['id']}/hands", hand,
-                                  headers={"X-Edit-Secret": game["edit_secret"]})
+                                  headers={"X-Edit-Secret": game["edit_secret"],
+                                           "X-Confirm": "repeat"})
         assert (reply.status, reply.json()["hand"]) == (201, number), reply.text
     assert reply.json()["totals"] == [56, 27]
     assert browser.get(f"/api/v1/games/{game['id']}").json()["totals"] == [56, 27]

@@ -90,7 +90,13 @@ def test_a_deleted_hand_goes_back_to_its_place(client: FlaskClient) -> None:
     assert [h["points"] for h in state(client, game)["hands"]] == [10, 30, 5]
     history = client.get(f"/g/{game}/history").get_data(as_text=True)
     [(action, _text)] = restore_forms(history)
-    assert post(client, action).status_code == 302
+    # Hands 2 and 3 stand in its place now: which move is said, and asked first.
+    asking = post(client, action)
+    assert asking.status_code == 409
+    assert ("Hand 2 comes back as number 2, where others stand now: those numbered 2 to 3 "
+            "become 3 to 4.") in html.unescape(asking.get_data(as_text=True))
+    assert [h["points"] for h in state(client, game)["hands"]] == [10, 30, 5]
+    assert post(client, action, confirm="move").status_code == 302
     data = state(client, game)
     assert [h["points"] for h in data["hands"]] == [10, 20, 30, 5]
     assert [h["number"] for h in data["hands"]] == [1, 2, 3, 4]

@@ -38,7 +38,9 @@ def phone(base: str, games: list[dict[str, Any]], n: int, log: Log, stop: thread
     while not stop.is_set():
         game = games[(n + i) % len(games)]
         key = f"phone{n}-hand{i}"
-        headers = {"X-Edit-Secret": game["edit_secret"], "Idempotency-Key": key}
+        # The same hand again and again, meant so (X-Confirm): each key saves one.
+        headers = {"X-Edit-Secret": game["edit_secret"], "Idempotency-Key": key,
+                   "X-Confirm": "repeat"}
         try:
             reply = browser.post_json(f"/api/v1/games/{game['id']}/hands", HAND, headers)
         except (OSError, http.client.HTTPException):
@@ -52,7 +54,8 @@ def phone(base: str, games: list[dict[str, Any]], n: int, log: Log, stop: thread
 
 
 def resend(base: str, game: dict[str, Any], key: str) -> Any:
-    headers = {"X-Edit-Secret": game["edit_secret"], "Idempotency-Key": key}
+    headers = {"X-Edit-Secret": game["edit_secret"], "Idempotency-Key": key,
+               "X-Confirm": "repeat"}
     return Browser(base).post_json(f"/api/v1/games/{game['id']}/hands", HAND, headers)
 
 

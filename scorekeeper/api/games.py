@@ -1,7 +1,9 @@
 """Games over JSON: create one, read the whole game, add a hand.
 
 ``GET /api/v1/games/<id>`` is also the export format. Adding a hand needs the game's
-``X-Edit-Secret`` header; an ``Idempotency-Key`` makes a retried request harmless.
+``X-Edit-Secret`` header; an ``Idempotency-Key`` makes a retried request harmless. A
+hand that repeats the last one, saved less than a minute before, is refused (409) unless
+the request says ``X-Confirm: repeat``.
 """
 
 from __future__ import annotations
@@ -25,6 +27,9 @@ from ..services.documents import game_json
 from ..services.night_access import organises_table
 from ..variants import VARIANTS, Sheet, variant_for
 from . import bodies, bp
+
+# Says a hand that repeats the last one is meant (``X-Confirm: repeat``).
+CONFIRM_HEADER = "X-Confirm"
 
 
 @bp.post("/games")
@@ -92,6 +97,15 @@ def add_hand(game_id: str) -> tuple[Response, int]:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return _answer(game, earlier.hand_number, 200)
+    if request.headers.get(CONFIRM_HEADER, "").strip().lower() != "repeat":
+        try:
+            service.check_repeat(db, game, inputs, key)
+        except service.Repeated as exc:
+            db.rollback()
+            raise ApiError([("hand", f"the same as hand {exc.number}, saved less than a "
+                             "minute ago: nothing was saved. To save it all the same, send "
+                             f"it again with the header {CONFIRM_HEADER}: repeat")],
+                           409) from None
     # The one replay of the save: the game with this hand, which tells whether the game
     # was over before it and is the sheet the answer shows (``_answer``).
     saved = variant.sheet(service.WithNewHand(game, inputs))

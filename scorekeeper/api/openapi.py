@@ -180,8 +180,10 @@ def refused(*statuses: str) -> dict[str, Schema]:
 ERROR_ANSWERS = {
     "403": "The `X-Edit-Secret` header is missing or wrong.",
     "404": "There is no such game or group.",
-    "409": "The game is over, or another hand was saved at the same moment (retry); a "
-    "group's payments changed since the `version` named, or the change was made already.",
+    "409": "The game is over, or another hand was saved at the same moment (retry), or the "
+    "hand repeats the last one, saved less than a minute ago (send it again with "
+    "`X-Confirm: repeat` to save it all the same); a group's payments changed since the "
+    "`version` named, or the change was made already.",
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
@@ -227,6 +229,17 @@ IDEMPOTENCY_KEY = {
     "key twice adds one hand, and the second answer (200) is the first one's.",
     "required": False,
     "schema": {"type": "string", "maxLength": 100},
+}
+CONFIRM_REPEAT = {
+    "name": "X-Confirm",
+    "in": "header",
+    "description": "`repeat`: save the hand even though it repeats the game's last hand "
+    "(the same outcome, knocker and deadwood, or the same cards; a deal with every "
+    "player's the same), saved less than a minute ago. Without it such a hand is refused "
+    "with 409 and nothing is saved: two phones, or one sent twice without an "
+    "`Idempotency-Key`, entered the same hand.",
+    "required": False,
+    "schema": {"type": "string", "enum": ["repeat"]},
 }
 
 
@@ -340,7 +353,9 @@ PATHS: dict[str, dict[str, Schema]] = {
             "addHand",
             "Add a hand",
             "Add a hand (a deal in partnership gin and Remi), by its totals or by the "
-            "cards. The same `Idempotency-Key` twice adds one hand.",
+            "cards. The same `Idempotency-Key` twice adds one hand. A hand that repeats "
+            "the last one, saved less than a minute ago, is refused (409) unless "
+            "`X-Confirm: repeat` says it is meant.",
             {
                 "201": answer(
                     "The hand was added: the game's new totals.",
@@ -365,7 +380,8 @@ PATHS: dict[str, dict[str, Schema]] = {
                 **refused("403", "404", "409", "413", "422"),
             },
             tags=["Games"],
-            parameters=[path_id("game_id", "game"), EDIT_SECRET, IDEMPOTENCY_KEY],
+            parameters=[path_id("game_id", "game"), EDIT_SECRET, IDEMPOTENCY_KEY,
+                        CONFIRM_REPEAT],
             requestBody=body(ref("NewHand")),
         )
     },

@@ -88,8 +88,10 @@ def unlock(game_id: str) -> str | Response | tuple[str, int]:
 
 @bp.post("/g/<game_id>/pin")
 def set_pin(game_id: str) -> Response:
-    """Set or change the game's PIN."""
+    """Set or change the game's PIN (the edit link's holder only): the phones the old
+    one let in keep score no longer."""
     game, _variant = locked(game_id)
+    access.require_link(game)
     form = SetPinForm()
     if form.validate_on_submit():
         try:

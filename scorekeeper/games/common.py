@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from flask import flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_wtf import FlaskForm
@@ -47,15 +49,40 @@ def to_sheet(game: Game, anchor: str = "") -> Response:
     return redirect(url_for("games.sheet", game_id=game.id) + anchor)
 
 
+# The buttons that say "yes" to a question: ``confirm=repeat`` saves a hand that repeats
+# the last one all the same, ``confirm=move`` restores a hand into a place others hold.
+CONFIRM = "confirm"
+REPEAT = "repeat"
+MOVE = "move"
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A new hand not saved: the form comes back (409) with why on it, or, ``repeats``,
+    asking whether to save a hand that repeats that hand (the question and the
+    confirming button beside the form's own)."""
+
+    repeats: int | None = None
+
+
 def save_new(
     game: Game, variant: Variant, played: Sheet, inputs: StoredHand, form: FlaskForm
-) -> Response | None:
-    """Add the hand and redirect, or explain a lost race (``None``: show the form again).
+) -> Response | Refused:
+    """Add the hand and redirect, or say why not (``Refused``: show the form again).
 
     ``played``: the game replayed as the view read it (locked), which checked the form;
-    it also tells whether the game is over."""
+    it also tells whether the game is over. A hand that repeats the last one saved a
+    moment ago is asked about first, unless the form says it was (``CONFIRM``)."""
     db = get_session()
     token = form.token.data or None
+    if request.form.get(CONFIRM) != REPEAT:
+        try:
+            service.check_repeat(db, game, inputs, token)
+        except service.Repeated as exc:
+            # Asked about the sheet as it is now (another phone may have saved the hand
+            # this one repeats): "Save it again" adds it there.
+            form.version.data = str(game.version)
+            return Refused(exc.number)
     try:
         number, _new = service.add_hand(
             db,
@@ -76,12 +103,12 @@ def save_new(
                 "not saved. Check the sheet; if your hand is still missing, press Save again."
             )
         ]
-        return None
+        return Refused()
     except service.GameOver as exc:
         rollback_to_reading()
         form.form_errors = [full() if isinstance(exc, service.Full) else
                             _("The game is over: no more hands. Corrections still work.")]
-        return None
+        return Refused()
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
         rollback_to_reading()
@@ -98,7 +125,7 @@ def save_new(
                 "Check the sheet and save again if needed."
             )
         ]
-        return None
+        return Refused()
     flash(_("%(what)s %(number)s saved.", what=variant.hand_word, number=number))
     return to_sheet(game, f"#hand-{number}")
 

@@ -12,6 +12,7 @@ from ..forms import EmptyForm, VersionForm
 from ..hands.stored import stored_hand
 from ..models import Game, Group
 from ..names import game_short_names
+from ..security import SHOWS_EDIT_LINK
 from ..services import access, exports
 from ..services import games as service
 from ..services.games import load, locked
@@ -20,6 +21,8 @@ from ..services.summaries import payments_of, record_of
 from ..variants import Sheet, Variant
 from . import bp
 from .common import (
+    CONFIRM,
+    MOVE,
     by,
     for_method,
     full,
@@ -46,10 +49,16 @@ def sheet(game_id: str) -> Response:
         flash(
             _("That edit link is not right; you can watch this game but not change it."), "warning"
         )
+    created = False
     if not live_fetch():
         access.remember(game)
+        created = access.holds_link(game) and access.just_created("game", game.id)
     played = variant.sheet(game)
-    return _render_sheet(game, variant, played, variant.quick_form(game, played))
+    response = _render_sheet(game, variant, played, variant.quick_form(game, played),
+                             created=created)
+    if created:  # the service worker keeps no copy of a page with the edit link
+        response.headers[SHOWS_EDIT_LINK] = "1"
+    return response
 
 
 def _render_sheet(
@@ -59,7 +68,13 @@ def _render_sheet(
     form: FlaskForm,
     status: int = 200,
     shorts: ShortNamesForm | None = None,
+    *,
+    created: bool = False,
+    repeats: int | None = None,
 ) -> Response:
+    """The sheet; ``created``: drawn right after this browser made the game, saying that
+    this phone keeps score, with the edit link to keep elsewhere; ``repeats``: the form
+    came back asking whether to save a hand that repeats that one."""
     editable = access.can_edit(game)
     if shorts is None and editable:
         shorts = ShortNamesForm(formdata=None, data={"shorts": game_short_names(game)})
@@ -70,8 +85,10 @@ def _render_sheet(
         variant=variant,
         sheet=played,
         form=form,
+        repeats=repeats,
         shorts=shorts,
         editable=editable,
+        owner=editable and access.holds_link(game),
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
         payments=(
@@ -79,6 +96,8 @@ def _render_sheet(
         ),
         group=_known_group(game),
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
+        kept_url=(url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
+                  if created else None),
     )
     return make_response(body, status)
 
@@ -128,10 +147,11 @@ def add_hand(game_id: str) -> Response:
     inputs = variant.quick_inputs(form, game, played)
     if inputs is not None:
         saved = save_new(game, variant, played, inputs, form)
-        if saved is not None:
+        if isinstance(saved, Response):
             return saved
         rollback_to_reading()
-        return _render_sheet(game, variant, variant.sheet(game), form, 409)
+        return _render_sheet(game, variant, variant.sheet(game), form, 409,
+                             repeats=saved.repeats)
     rollback_to_reading()
     return _render_sheet(game, variant, played, form, 422)
 
@@ -151,17 +171,19 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
         abort(404)
     played = variant.sheet(game)
     form = variant.card_form(game, played)
-    status = 200
+    status, repeats = 200, None
     if request.method == "POST":
         inputs = variant.card_inputs(form, game, played)
         if inputs is not None:
             saved = save_new(game, variant, played, inputs, form)
-            if saved is not None:
+            if isinstance(saved, Response):
                 return saved
+            repeats = saved.repeats
         rollback_to_reading()
         status = 409 if inputs is not None else 422
     page = render_template(
-        "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None
+        "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None,
+        repeats=repeats,
     )
     return page, status
 
@@ -281,8 +303,9 @@ def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
 
 
 @bp.post("/g/<game_id>/changes/<int:change_id>/restore")
-def restore(game_id: str, change_id: int) -> Response:
-    """Put an undone or deleted hand back, exactly as it was entered."""
+def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
+    """Put an undone or deleted hand back, exactly as it was entered; where hands stand
+    in its old place now, after saying which move and asking (``confirm=move``)."""
     game, variant = locked(game_id)
     form = VersionForm()
     if not form.validate_on_submit():
@@ -296,6 +319,7 @@ def restore(game_id: str, change_id: int) -> Response:
             version=version_of(form),
             by=by(),
             finished=lambda g: bool(variant.sheet(g).finished),
+            moving=request.form.get(CONFIRM) == MOVE,
         )
         variant.check(game, inputs)
         variant.sheet(game)  # the game replays with it, or it no longer fits
@@ -316,12 +340,37 @@ def restore(game_id: str, change_id: int) -> Response:
         rollback_to_reading()
         flash(_not_restorable(exc.reason), "warning")
         return to_sheet(game)
+    except service.WouldMove as exc:
+        rollback_to_reading()
+        return render_template(
+            "games/restore.html", game=game, variant=variant, number=exc.number,
+            change_id=change_id, form=form, moves=_moves(variant, exc),
+        ), 409
     except ValueError:
         rollback_to_reading()
         flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))
     return to_sheet(game, f"#hand-{number}")
+
+
+def _moves(variant: Variant, moved: service.WouldMove) -> str:
+    """What restoring a hand into its old place moves, in words."""
+    if moved.last == moved.number:
+        return str(_(
+            "%(what)s %(number)s comes back as number %(number)s, where another stands now: "
+            "the one numbered %(from_number)s becomes number %(after)s.",
+            what=variant.hand_word, number=moved.number, from_number=moved.number,
+            after=moved.number + 1,
+        ))
+    return str(_(
+        "%(what)s %(number)s comes back as number %(number)s, where others stand now: "
+        "those numbered %(from_number)s to %(to_number)s become %(after)s to "
+        "%(after_last)s.",
+        what=variant.hand_word, number=moved.number, from_number=moved.number,
+        to_number=moved.last,
+        after=moved.number + 1, after_last=moved.last + 1,
+    ))
 
 
 def _not_restorable(reason: str) -> str:

@@ -200,6 +200,7 @@ def create(
     db.add(game)
     db.commit()
     access.grant_edit(game)
+    access.note_created("game", game.id)
     return game
 
 

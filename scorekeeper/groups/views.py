@@ -79,6 +79,7 @@ def new_group() -> str | Response | tuple[str, int]:
             db.add(group)
             db.commit()
             access.grant_edit(group)
+            access.note_created("group", group.id)
             return _to_page(group)
     status = 422 if form.is_submitted() else 200
     return render_template("groups/new.html", form=form), status
@@ -112,6 +113,7 @@ def page(group_id: str) -> Response:
             _("That edit link is not right; you can watch this group but not change it."), "warning"
         )
     access.remember(group)
+    created = access.holds_link(group) and access.just_created("group", group.id)
     filters, kind, days = _filters()
     shown = service.view(db, group, kind=kind, days=days)
     service.keep_summaries(shown)
@@ -120,7 +122,7 @@ def page(group_id: str) -> Response:
         first = shown.settle_up[0]
         form.payer.data, form.payee.data = first.payer, first.payee
         form.amount.data = typed_amount(first.amount, shown.currency)
-    return _render_page(group, shown, filters, form)
+    return _render_page(group, shown, filters, form, created=created)
 
 
 def _render_page(
@@ -131,7 +133,11 @@ def _render_page(
     status: int = 200,
     settings: GroupForm | None = None,
     kinds_form: RatingKindsForm | None = None,
+    *,
+    created: bool = False,
 ) -> Response:
+    """The group's page; ``created``: drawn right after this browser made the group,
+    saying that this phone keeps it, with the edit link to keep elsewhere."""
     editable = access.can_edit(group)
     body = render_template(
         "groups/page.html",
@@ -139,6 +145,9 @@ def _render_page(
         view=shown,
         filters=filters,
         editable=editable,
+        owner=access.holds_link(group),
+        kept_url=(url_for("groups.page", group_id=group.id, key=group.edit_secret,
+                          _external=True) if created else None),
         editable_games=access.editable(),
         night=players.last_night(shown),
         kinds_form=kinds_form or _kinds_form(group),
@@ -442,10 +451,11 @@ def unlock(group_id: str) -> str | Response | tuple[str, int]:
 
 @bp.post("/groups/<group_id>/pin")
 def set_pin(group_id: str) -> Response:
-    """Set or change the group's PIN."""
+    """Set or change the group's PIN (the edit link's holder only): the phones the old
+    one let in change the group no longer."""
     db = get_session()
     group = service.lock_group(db, group_id)
-    access.require_edit(group)
+    access.require_link(group)
     form = SetPinForm()
     if form.validate_on_submit():
         access.set_pin(group, form.pin.data)

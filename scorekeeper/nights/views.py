@@ -161,7 +161,7 @@ def _night_from(form: NewNightForm, group: Group | None) -> Night | None:
         game_access.set_pin(night, form.night_pin.data)  # type: ignore[arg-type]
     db.commit()
     access.grant(night)
-    flash(_("The night is ready. Keep this page's link: it runs the night."))
+    game_access.note_created("night", night.id)
     return night
 
 
@@ -186,10 +186,14 @@ def organiser(night_id: str) -> Response:
         flash(_("That organiser's link is not right; here is the night's board."), "warning")
     if not access.can_organise(night):
         return redirect(url_for("nights.board", night_id=night.id))
-    return _render_organiser(night)
+    return _render_organiser(night, created=game_access.just_created("night", night.id))
 
 
-def _render_organiser(night: Night, status: int = 200, **forms: Any) -> Response:
+def _render_organiser(
+    night: Night, status: int = 200, *, created: bool = False, **forms: Any
+) -> Response:
+    """The organiser's page; ``created``: drawn right after this browser made the night,
+    saying that this phone runs it, with the organiser's link to keep elsewhere."""
     shown = night_view(get_session(), night)
     body = render_template(
         "nights/organiser.html",
@@ -205,6 +209,7 @@ def _render_organiser(night: Night, status: int = 200, **forms: Any) -> Response
         organiser_url=url_for("nights.organiser", night_id=night.id, key=night.organiser_secret,
                               _external=True),
         board_url=url_for("nights.board", night_id=night.id, _external=True),
+        created=created,
     )
     response = make_response(body, status)
     # The page holds the organiser's secret (its link, its QR code): kept nowhere, as

@@ -26,8 +26,8 @@ from .. import lan
 from ..charts import qr
 from ..db import get_session
 from ..i18n import LANGUAGES, select_locale, text_direction
-from ..models import Game, Group
-from ..services import access
+from ..models import Game, Group, Night
+from ..services import access, night_access
 from ..services.games import load
 from ..services.groups import load_group
 from . import bp
@@ -111,7 +111,7 @@ def _share_page(**context: Any) -> Response:
 def edit_qr(game_id: str) -> Response:
     """The edit link as a QR code: only for a browser that may edit the game."""
     game, _variant = load(game_id)
-    access.require_edit(game)
+    access.require_link(game)
     return _svg(qr.svg(_edit_link(game)), private=True)
 
 
@@ -119,15 +119,28 @@ def edit_qr(game_id: str) -> Response:
 def group_edit_qr(group_id: str) -> Response:
     """The group's edit link as a QR code: only for a browser that may change the group."""
     group = load_group(get_session(), group_id)
-    access.require_edit(group)
+    access.require_link(group)
     return _svg(qr.svg(_edit_link(group)), private=True)
+
+
+@bp.get("/n/<night_id>/qr/organiser.svg")
+def organiser_qr(night_id: str) -> Response:
+    """The night's organiser's link as a QR code: only for a browser that runs it."""
+    night = get_session().get(Night, night_id)
+    if night is None:
+        abort(404)
+    night_access.require_organiser(night)
+    link = url_for("nights.organiser", night_id=night.id, key=night.organiser_secret,
+                   _external=True)
+    return _svg(qr.svg(lan.phone_url(link)), private=True)
 
 
 @bp.get("/g/<game_id>/share/edit")
 def edit_share(game_id: str) -> Response:
-    """The game's edit link and its QR code, for its editor."""
+    """The game's edit link and its QR code, for the browser that opened it (a PIN lets
+    a phone enter hands, never hand the game on)."""
     game, variant = load(game_id)
-    access.require_edit(game)
+    access.require_link(game)
     return _share_page(game=game, variant=variant, players=list(game.players),
                        edit_url=_edit_link(game),
                        qr_src=url_for("pwa.edit_qr", game_id=game.id),
@@ -136,9 +149,9 @@ def edit_share(game_id: str) -> Response:
 
 @bp.get("/groups/<group_id>/share/edit")
 def group_edit_share(group_id: str) -> Response:
-    """The group's edit link and its QR code, for a browser that may change the group."""
+    """The group's edit link and its QR code, for the browser that opened it."""
     group = load_group(get_session(), group_id)
-    access.require_edit(group)
+    access.require_link(group)
     return _share_page(group=group, edit_url=_edit_link(group),
                        qr_src=url_for("pwa.group_edit_qr", group_id=group.id),
                        back=url_for("groups.page", group_id=group.id))

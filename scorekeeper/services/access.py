@@ -2,7 +2,14 @@
 
 No accounts: the browser's signed session remembers the games it may edit and the
 games it has seen (the home page lists only those). A group of regular players is
-guarded the same way, remembered under its own keys.
+guarded the same way, remembered under its own keys. The session cookie outlives the
+browser (``security.SessionCookies``): a phone closing its browser keeps its rights.
+
+The edit link is the game's own: whoever opened it may hand it on (the share page) and
+set the PIN. A PIN lets one phone enter hands and nothing more: it never shows the edit
+link, and the right it gave ends when the PIN is changed or removed. The session keeps,
+for each game opened with a PIN, a digest of the PIN's hash (``pin_tag``): a right whose
+digest is not the game's current one opens nothing.
 
 A page of a game or a group drawn for a browser that may change it is sent
 ``Cache-Control: private, no-store`` (``init_app``): neither the browser's cache nor one
@@ -12,6 +19,7 @@ phone all the same, to type hands offline: it holds no edit secret.)
 
 from __future__ import annotations
 
+import hashlib
 import hmac
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,27 +42,55 @@ PIN_HASH = "scrypt:2048:8:1"
 
 
 def _key(what: Guarded, name: str) -> str:
-    """The session list ``name`` (edit, pin, seen) of games, or of groups."""
+    """The session entry ``name`` (edit, pins, seen) of games, or of groups."""
     return f"group_{name}" if isinstance(what, Group) else name
 
 
+def pin_tag(pin_hash: str | None) -> str | None:
+    """What the session keeps of the PIN a right came from: a digest of its hash (the
+    hash's salt stays on the server, so the cookie tells nothing about the PIN)."""
+    if pin_hash is None:
+        return None
+    return hashlib.sha256(pin_hash.encode()).hexdigest()[:16]
+
+
+def _ids(name: str) -> list[str]:
+    held = session.get(name, [])
+    return [str(i) for i in held] if isinstance(held, list) else []
+
+
+def _pins(name: str) -> dict[str, str]:
+    held = session.get(name, {})
+    return {str(k): str(v) for k, v in held.items()} if isinstance(held, dict) else {}
+
+
+def holds_link(game: Guarded) -> bool:
+    """Whether this browser opened the edit link of ``game`` (or the group): it may hand
+    the link on and set the PIN. (Browsers from before PINs were told apart listed a
+    PIN's game under ``pin`` too: that right is a PIN's, no longer recognised.)"""
+    return game.id in _ids(_key(game, "edit")) and game.id not in _ids(_key(game, "pin"))
+
+
 def can_edit(game: Guarded) -> bool:
-    """Whether this browser may change ``game`` (or the group)."""
-    return game.id in session.get(_key(game, "edit"), [])
+    """Whether this browser may change ``game`` (or the group): by its edit link, or by
+    the PIN the game has now."""
+    if holds_link(game):
+        return True
+    tag = _pins(_key(game, "pins")).get(game.id)
+    return tag is not None and tag == pin_tag(game.pin_hash)
 
 
 def drawn_for_editor() -> bool:
     """Whether this request is for a page of a game (``game_id``) or a group
-    (``group_id``) that this browser may change."""
+    (``group_id``) that this browser may change (or could: a PIN's right is not checked
+    against the game here, so a page is kept from caches the moment it might be)."""
     values = request.view_args or {}
     game_id, group_id = values.get("game_id"), values.get("group_id")
     if game_id is None and group_id is None:  # the session stays unread
         return False
     return any(
-        isinstance(item, str) and item in ids
-        # ``_key``'s lists of the games, and of the groups, this browser may edit
-        for item, ids in ((game_id, session.get("edit")), (group_id, session.get("group_edit")))
-        if isinstance(ids, list)
+        isinstance(item, str) and (item in _ids(name) or item in _pins(f"{prefix}pins"))
+        for item, name, prefix in ((game_id, "edit", ""), (group_id, "group_edit", "group_"))
     )
 
 
@@ -83,11 +119,25 @@ def secret_matches(game: Guarded | GameData, secret: str | None) -> bool:
 
 
 def grant_edit(game: Guarded, *, via_pin: bool = False) -> None:
-    """Remember that this browser may edit ``game`` (and how, for the history)."""
-    session[_key(game, "edit")] = _front(session.get(_key(game, "edit"), []), game.id)
+    """Remember that this browser may edit ``game``: by its edit link, or (``via_pin``)
+    by the PIN it has now, until that PIN changes."""
     if via_pin:
-        session[_key(game, "pin")] = _front(session.get(_key(game, "pin"), []), game.id)
+        tag = pin_tag(game.pin_hash)
+        if tag is not None:
+            pins = _pins(_key(game, "pins"))
+            pins.pop(game.id, None)
+            session[_key(game, "pins")] = dict([(game.id, tag), *pins.items()][:REMEMBERED])
+    else:
+        session[_key(game, "edit")] = _front(_ids(_key(game, "edit")), game.id)
+        if game.id in _ids(_key(game, "pin")):
+            session[_key(game, "pin")] = [i for i in _ids(_key(game, "pin")) if i != game.id]
     remember(game)
+
+
+def require_link(game: Guarded) -> None:
+    """Refuse (403) what only the edit link's holder may do (show the link, set the PIN)."""
+    if not holds_link(game):
+        abort(403)
 
 
 def grant_while_room(items: Sequence[Guarded]) -> list[Guarded]:
@@ -96,8 +146,7 @@ def grant_while_room(items: Sequence[Guarded]) -> list[Guarded]:
     ``grant_edit`` pushes out the oldest. The first ends on top; returns those granted."""
     if not items:
         return []
-    held = session.get(_key(items[0], "edit"), [])
-    held = held if isinstance(held, list) else []
+    held = _ids(_key(items[0], "edit"))
     new = [item for item in items if item.id not in held]
     granted = new[:max(REMEMBERED - len(held), 0)]
     for item in reversed(granted):
@@ -107,7 +156,24 @@ def grant_while_room(items: Sequence[Guarded]) -> list[Guarded]:
 
 def editor_label(game_id: str, *, group: bool = False) -> str:
     """How this browser got to edit the game (or the group), as the history records it."""
-    return "PIN" if game_id in session.get("group_pin" if group else "pin", []) else "edit link"
+    prefix = "group_" if group else ""
+    link = game_id in _ids(f"{prefix}edit") and game_id not in _ids(f"{prefix}pin")
+    return "edit link" if link or game_id not in _pins(f"{prefix}pins") else "PIN"
+
+
+def note_created(kind: str, item_id: str) -> None:
+    """Remember for one page that this browser has just made ``item_id`` (a ``game``, a
+    ``group`` or a ``night``): that page says this phone keeps it, with its link."""
+    session["created"] = f"{kind}:{item_id}"
+
+
+def just_created(kind: str, item_id: str) -> bool:
+    """Whether this browser has just made ``item_id`` and its page has not said so yet
+    (it says so once: asking again answers ``False``)."""
+    if session.get("created") != f"{kind}:{item_id}":
+        return False
+    session.pop("created")
+    return True
 
 
 def remember(game: Guarded) -> None:
@@ -122,13 +188,14 @@ def remembered(*, groups: bool = False) -> list[str]:
 
 
 def editable() -> set[str]:
-    """Ids of the games this browser may change."""
-    ids = session.get("edit", [])
-    return {str(i) for i in ids} if isinstance(ids, list) else set()
+    """Ids of the games this browser may change (a PIN's right as it was given: whether
+    the game still has that PIN is checked by ``can_edit``)."""
+    return set(_ids("edit")) - set(_ids("pin")) | set(_pins("pins"))
 
 
 def set_pin(game: Guarded, pin: str) -> None:
-    """Set (or replace) the PIN and forget earlier wrong guesses."""
+    """Set (or replace) the PIN and forget earlier wrong guesses; the phones the old
+    PIN let in edit no longer (``can_edit``)."""
     game.pin_hash = generate_password_hash(pin, method=PIN_HASH)
     game.pin_failures = 0
 

@@ -16,15 +16,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from flask import abort
+from flask import abort, current_app
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
 from ..db import get_session
+from ..hands.repeat import same_hand
 from ..hands.stored import StoredHand, stored_hand
 from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
 from ..variants import Variant, variant_for
@@ -69,6 +70,25 @@ class NotRestorable(Exception):
 
 
 RESTORABLE = ("undo", "delete")
+
+
+class Repeated(Exception):
+    """The hand repeats hand ``number``, saved a moment ago (``check_repeat``): nothing
+    was saved; it is saved when the player confirms it."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+class WouldMove(Exception):
+    """Restoring puts the hand back at ``number``, where hands ``number``…``last`` are
+    now: they would move down one. Nothing was restored; it is when confirmed."""
+
+    def __init__(self, number: int, last: int) -> None:
+        super().__init__(number, last)
+        self.number = number
+        self.last = last
 
 
 def lock_game(db: Session, game_id: str) -> Game | None:
@@ -165,6 +185,24 @@ class WithNewHand:
     def hands(self) -> Sequence[HandData]:
         """The stored hands, then the new one."""
         return [*self.game.hands, NewHand(len(self.game.hands) + 1, dict(self.inputs))]
+
+
+def check_repeat(db: Session, game: Game, inputs: StoredHand, token: str | None) -> None:
+    """Raise ``Repeated`` when ``inputs`` repeat the game's last hand and it was saved
+    less than the ``REPEAT_WINDOW`` setting ago (a minute: no real deal is played,
+    scored and entered again so soon; ``hands.repeat`` says what repeats, per kind). A
+    form sent again with the token that saved that hand is not asked about: ``add_hand``
+    answers it with the hand it saved. A check before the save: it changes nothing."""
+    window: timedelta = current_app.config["REPEAT_WINDOW"]
+    if not game.hands or not window:
+        return
+    last = max(game.hands, key=lambda hand: hand.number)
+    saved = last.updated_at if last.updated_at.tzinfo else last.updated_at.replace(tzinfo=UTC)
+    if now_utc() - saved >= window or not same_hand(last.inputs, inputs):
+        return
+    if duplicate_of(db, game, token) is not None:
+        return
+    raise Repeated(last.number)
 
 
 def check_version(game: GameData, version: int | None) -> None:
@@ -280,11 +318,13 @@ def restore_hand(
     version: int | None,
     by: str,
     finished: Callable[[Game], bool],
+    moving: bool = False,
 ) -> tuple[int, StoredHand]:
     """Put an undone or deleted hand back, exactly as it was entered: an undone hand as
     the last hand again, a deleted one at its old number (the hands from there on move
-    down one). Returns its number and inputs; the caller replays the game to check it
-    still fits, and commits."""
+    down one: ``WouldMove`` unless ``moving`` says the player agreed). Returns its
+    number and inputs; the caller replays the game to check it still fits, and
+    commits."""
     check_version(game, version)
     check_room(game, new_hand=True)
     changes = list(game.changes)
@@ -300,6 +340,8 @@ def restore_hand(
         raise NotRestorable("moved")
     if number == count + 1 and finished(game):
         raise GameOver
+    if number <= count and not moving:
+        raise WouldMove(number, count)
     for later in sorted(game.hands, key=lambda hand: hand.number, reverse=True):
         if later.number >= number:
             later.number += 1

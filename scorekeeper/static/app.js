@@ -56,9 +56,12 @@
   function forget(token) { return tx("readwrite", function (store) { store["delete"](token); }); }
 
   // --- what a form holds ----------------------------------------------------------
-  function fieldsOf(form) {
+  // The form's fields, and the button pressed when it says something itself ("Save it
+  // again" sends confirm=repeat), as a browser sending the form would.
+  function fieldsOf(form, submitter) {
     var out = [];
     new FormData(form).forEach(function (value, name) { out.push([name, String(value)]); });
+    if (submitter && submitter.name) out.push([submitter.name, submitter.value]);
     return out;
   }
 
@@ -443,7 +446,7 @@
     form.dataset.queueReady = "1";
     form.addEventListener("input", function () { typed = true; });
     form.addEventListener("submit", function (event) {
-      var fields = fieldsOf(form);
+      var fields = fieldsOf(form, event.submitter);
       var token = get(fields, "token");
       var correcting = Boolean(token && keptTokens[token]);
       if (navigator.onLine && guarded() && !correcting) return;

@@ -7,8 +7,9 @@
    A page sent "Cache-Control: no-store" (every page drawn for a phone that may change
    the game) is not kept, and an older copy of it is dropped, with one exception: an
    editor's sheet and its card-by-card entry form, the pages a hand is typed on while
-   the Wi-Fi is gone. The server puts no edit secret in them (the edit link is shown
-   only on its share page, which is never kept).
+   the Wi-Fi is gone. The server puts no edit secret in them, except in the sheet drawn
+   right after the game was made, which says so ("X-Shows-Edit-Link") and is not kept
+   either (the edit link is otherwise shown only on its share page, never kept).
 
    A new hand's POST that cannot reach the server (the Wi-Fi dropped while the phone still
    thinks it is online) is not lost: its form data goes where the page keeps hands waiting
@@ -79,7 +80,7 @@ async function networkFirst(request, url) {
     const type = response.headers.get("Content-Type") || "";
     if (response.ok && response.type === "basic" && !response.redirected && type.startsWith("text/html")) {
       await cache.delete(key);  // put back last: the newest copies are the last keys
-      if (!noStore(response) || ENTRY.test(url.pathname)) {
+      if (!noStore(response) || (ENTRY.test(url.pathname) && !response.headers.has("X-Shows-Edit-Link"))) {
         await cache.put(key, response.clone());
         const keys = await cache.keys();
         await Promise.all(keys.slice(0, Math.max(0, keys.length - KEEP_PAGES)).map((k) => cache.delete(k)));
