@@ -40,8 +40,6 @@ from ..variants import VARIANTS
 from . import bodies, bp
 from .games import _group_for, _roster_spelling, _stake
 
-NAME_MAX = 40
-
 
 @bp.post("/nights")
 @limits.create
