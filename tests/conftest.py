@@ -11,9 +11,10 @@ The whole suite runs on SQLite. ``make test`` then runs on PostgreSQL the tests 
 database can change, each once: saves and their history, locks and races, migrations,
 imports and exports, and the queries behind pages (every route once, the live
 versions, groups, nights, rulings). A test is chosen by its module being named in
-``ON_POSTGRESQL`` below, or by its own ``@pytest.mark.postgresql``; ``@pytest.mark.once``
+``ON_POSTGRESQL`` below (its tests are marked ``postgresql``); ``@pytest.mark.once``
 keeps a test of a chosen module off it. The PostgreSQL run is
-``pytest --on-postgresql -m "postgresql and not once"``: on the server
+``pytest --on-postgresql -m "postgresql and not once"`` (no other module is even
+collected then): on the server
 ``SCOREKEEPER_TEST_DATABASE_URL`` names, or else on a throwaway server started for the
 run (pytest-postgresql's executor: a data folder in a temporary folder, a free port,
 all gone afterwards).
@@ -111,6 +112,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(stop)
     os.environ["SCOREKEEPER_TEST_DATABASE_URL"] = url
     PG_URL = worker_database(url)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """On PostgreSQL, collect only the modules that run there."""
+    if not config.getoption("on_postgresql") or collection_path.suffix != ".py":
+        return None
+    return collection_path.relative_to(ROOT).as_posix() not in ON_POSTGRESQL
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
