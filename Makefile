@@ -66,7 +66,7 @@ lint: $(TEST_STAMP)
 # start and remove. Two pytest workers, one a core; each has its own database.
 TEST_WORKERS ?= 2
 test: $(TEST_STAMP) test-system-deps catalogs lint node_modules/.package-lock.json
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
+	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS)
 	$(PY) -m pytest -q -n $(TEST_WORKERS) tests --on-postgresql -m "postgresql and not once"
 
 # While working: lint, types and the tests that need no browser, no server and no

@@ -14,10 +14,10 @@ versions, groups, nights, rulings). A test is chosen by its module being named i
 ``ON_POSTGRESQL`` below (its tests are marked ``postgresql``); ``@pytest.mark.once``
 keeps a test of a chosen module off it. The PostgreSQL run is
 ``pytest --on-postgresql -m "postgresql and not once"`` (no other module is even
-collected then): on the server
-``SCOREKEEPER_TEST_DATABASE_URL`` names, or else on a throwaway server started for the
-run (pytest-postgresql's executor: a data folder in a temporary folder, a free port,
-all gone afterwards).
+collected then): on the server ``SCOREKEEPER_TEST_DATABASE_URL`` names (set alone, it
+puts any run on PostgreSQL), or else on a throwaway server started in each worker
+(pytest-postgresql's executor: a data folder in a temporary folder, a free port, all
+gone afterwards).
 """
 
 from __future__ import annotations
