@@ -70,7 +70,7 @@ test: $(TEST_STAMP) test-system-deps catalogs lint node_modules/.package-lock.js
 	$(PY) -m pytest -q -n $(TEST_WORKERS) tests --on-postgresql -m "postgresql and not once"
 
 # While working: lint, types and the tests that need no browser, no server and no
-# PostgreSQL (about a minute on two cores).
+# PostgreSQL (about 3½ minutes on two idle cores).
 check: $(TEST_STAMP) catalogs lint
 	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not browser and not slow"
 
