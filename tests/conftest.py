@@ -26,6 +26,7 @@ import os
 import shutil
 import sqlite3
 import tempfile
+import time
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from functools import cache
@@ -153,7 +154,13 @@ def throwaway_postgresql() -> tuple[str, Callable[[], None]]:
         try:
             server.stop()
         finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            # The server's last files (its socket's lock) may go a moment after it
+            # stopped: the folder is removed once nothing is left in it.
+            for _ in range(50):
+                shutil.rmtree(folder, ignore_errors=True)
+                if not folder.exists():
+                    break
+                time.sleep(0.1)
 
     return f"postgresql+psycopg://postgres@127.0.0.1:{server.port}/test", stop
 
