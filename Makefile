@@ -1,67 +1,84 @@
-# Scorekeeper: `make run` serves the app, `make test` runs everything CI runs.
+# Scorekeeper: `make run` serves the app, `make test` runs everything CI runs, `make
+# check` is the quick loop while working (lint, types, the tests that need no browser,
+# no server and no PostgreSQL).
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
-STAMP   := $(VENV)/.installed
+# What `make run` needs, then the test tools on top (`make test`, `make check`).
+STAMP      := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
 HOST    ?= 127.0.0.1
 PORT    ?= 5000
 # gunicorn worker processes (each reads a request whole, then runs it on one of its
 # threads); on SQLite they take turns at the file. Empty:
 # `scorekeeper serve` starts two per CPU core, at most four (scorekeeper/cli.py).
 WORKERS ?=
-PG_TEST_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
-# Debian packages the app and its tests need: Pango and HarfBuzz's subsetter for
-# WeasyPrint, fonts for every script a player's name may be in (Latin, Cyrillic,
-# Persian) and the suit symbols, Chromium for the browser tests, poppler for looking at
-# PDFs, zbar for reading the QR codes back in the tests.
-SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core \
-                   chromium poppler-utils zbar-tools
+# Debian packages the app needs: Pango and HarfBuzz's subsetter for WeasyPrint, fonts
+# for every script a player's name may be in (Latin, Cyrillic, Persian) and the suit
+# symbols.
+SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core fonts-noto-core
+# And its tests: Chromium for the browser tests, poppler for looking at PDFs, zbar for
+# reading the QR codes back, the PostgreSQL server (its throwaway one, tests/conftest.py).
+TEST_PACKAGES := chromium poppler-utils zbar-tools postgresql
 
-.PHONY: run test lint unit bench system-deps translations catalogs clean
+.PHONY: run test check lint bench system-deps test-system-deps translations catalogs clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q -e .
 	touch $(STAMP)
 
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install -q -e '.[test]'
+	touch $(TEST_STAMP)
+
+# Installs the Debian packages named in $(1) that are missing (as root; otherwise it
+# names them).
+define debian_packages
+@missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  if [ "$$(id -u)" = 0 ]; then \
+    echo "installing Debian packages:$$missing"; \
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
+  else echo "missing Debian packages (install them as root):$$missing"; fi; \
+fi
+endef
+
 system-deps:
-	@missing=""; for p in $(SYSTEM_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then \
-	    echo "installing Debian packages:$$missing"; \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; \
-	  else echo "missing Debian packages (install them as root):$$missing"; fi; \
-	fi
+	$(call debian_packages,$(SYSTEM_PACKAGES))
+
+test-system-deps:
+	$(call debian_packages,$(SYSTEM_PACKAGES) $(TEST_PACKAGES))
 
 # Migrates, then runs gunicorn (scorekeeper/cli.py has the flags).
 run: $(STAMP) system-deps catalogs
 	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) $(if $(WORKERS),--workers=$(WORKERS))
 
-lint: $(STAMP)
+lint: $(TEST_STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
 
-# The whole suite on SQLite, then again on PostgreSQL (the engine's own tests need no
-# database and run once, and so does tests/test_wheel.py: it builds the wheel, installs
-# it alone in a new virtual environment and starts it; tests marked `once` check what
-# no database changes: layout, colours, charts, imports, blank pads, and the browser's
-# tests of one phone's pages, whose server side the HTTP tests cover on both; a whole
-# game on a phone, the live sheet between phones and a ruling kept from a phone run on
-# both, in one language). Two pytest workers, one a core; on PostgreSQL each worker
-# empties a database of its own (tests/conftest.py).
+# The whole suite on SQLite (the package's doctests and the engine's tests included),
+# then on PostgreSQL the tests a database can change (tests/conftest.py says which):
+# on the server SCOREKEEPER_TEST_DATABASE_URL names, else on a throwaway one the tests
+# start and remove. Two pytest workers, one a core; each has its own database.
 TEST_WORKERS ?= 2
-test: $(STAMP) system-deps catalogs lint node_modules/.package-lock.json
-	$(PY) -m pytest -q -n $(TEST_WORKERS)
-	SCOREKEEPER_TEST_DATABASE_URL=$(PG_TEST_URL) $(PY) -m pytest -q -n $(TEST_WORKERS) tests \
-	  --ignore=tests/scoring --ignore=tests/test_wheel.py -m "not once"
+test: $(TEST_STAMP) test-system-deps catalogs lint node_modules/.package-lock.json
+	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS)
+	$(PY) -m pytest -q -n $(TEST_WORKERS) tests --on-postgresql -m "postgresql and not once"
+
+# While working: lint, types and the tests that need no browser, no server and no
+# PostgreSQL (about 3½ minutes on two idle cores).
+check: $(TEST_STAMP) catalogs lint
+	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not browser and not slow"
 
 # axe-core for tests/browser/test_accessibility.py, at the version package-lock.json pins.
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 
-bench: $(STAMP)
+bench: $(TEST_STAMP)
 	$(PY) -m pip install -q -e '.[bench]'
 	$(PY) bench/engine.py
 	@for b in bench/*.py; do [ "$$b" = bench/engine.py ] || $(PY) $$b; done

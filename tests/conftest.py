@@ -1,27 +1,49 @@
-"""Fixtures: an app on a fresh database (SQLite, or PostgreSQL when
-``SCOREKEEPER_TEST_DATABASE_URL`` is set), a client, a CLI runner, and the HTML of
-the documents a test prints."""
+"""Fixtures: an app on a database emptied for each test (SQLite, or PostgreSQL), a
+client, a CLI runner, and the HTML of the documents a test prints.
+
+Each pytest worker builds one app (``app``) on a database of its own, migrated once,
+and empties its tables before every test that uses an app: building an app took
+0.1–0.45 s a test. ``make_app`` still builds new apps (for other settings, or two
+"processes" on one database); a test that asks for ``database_url`` alone gets an
+empty, unmigrated database.
+
+The whole suite runs on SQLite. ``make test`` then runs on PostgreSQL the tests a
+database can change, each once: saves and their history, locks and races, migrations,
+imports and exports, and the queries behind pages (every route once, the live
+versions, groups, nights, rulings). A test is chosen by its module being named in
+``ON_POSTGRESQL`` below (its tests are marked ``postgresql``); ``@pytest.mark.once``
+keeps a test of a chosen module off it. The PostgreSQL run is
+``pytest --on-postgresql -m "postgresql and not once"`` (no other module is even
+collected then): on the server ``SCOREKEEPER_TEST_DATABASE_URL`` names (set alone, it
+puts any run on PostgreSQL), or else on a throwaway server started in each worker
+(pytest-postgresql's executor: a data folder in a temporary folder, a free port, all
+gone afterwards).
+"""
 
 from __future__ import annotations
 
 import os
 import shutil
 import sqlite3
-from collections.abc import Iterator
+import tempfile
+import time
+from collections.abc import Callable, Iterator
 from contextlib import closing
 from datetime import timedelta
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+import port_for
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from hypothesis import HealthCheck, settings
-from sqlalchemy import Connection, Engine, create_engine, make_url, text
+from pytest_postgresql.executors import PostgreSQLExecutor
+from sqlalchemy import Connection, Engine, MetaData, create_engine, inspect, make_url, text
 
 from scorekeeper import create_app
-from scorekeeper.db import head_revision, make_engine, upgrade
+from scorekeeper.db import current_revision, head_revision, make_engine, upgrade
 from scorekeeper.models import Base
 from tests.helpers import DEAD, api, keep_printed_html, knock, play
 from tests.live import serve
@@ -37,15 +59,122 @@ settings.register_profile(
 settings.load_profile("scorekeeper")
 
 
+# The test modules run on PostgreSQL too (see the module's docstring); paths from the
+# repository's root.
+ON_POSTGRESQL = frozenset({
+    # saves, their history, corrections and restores; edit rights and PINs kept in rows
+    "tests/test_games.py", "tests/test_history.py", "tests/test_restore.py",
+    "tests/test_service.py", "tests/test_stored_hands.py", "tests/test_api_hands.py",
+    "tests/test_one_replay.py", "tests/test_game_deals.py", "tests/test_second_look.py",
+    "tests/test_trust_pin.py", "tests/test_trust_access.py", "tests/test_trust_names.py",
+    # locks, races, connections
+    "tests/test_db.py", "tests/test_trust_races.py", "tests/test_live.py",
+    "tests/browser/test_race.py", "tests/browser/test_live.py",
+    # migrations
+    "tests/test_trust_migrations.py", "tests/test_night_deals_migration.py",
+    "tests/test_rulings_about_games.py",
+    # imports and exports
+    "tests/test_backup_nights.py", "tests/test_backup_variants.py",
+    "tests/test_trust_backup.py", "tests/test_exports.py",
+    # the queries behind pages: every route once, groups, players, nights, rulings
+    "tests/test_every_route.py", "tests/test_groups.py", "tests/test_group_payments.py",
+    "tests/test_settle_up_payments.py", "tests/test_group_currency.py",
+    "tests/test_ratings.py", "tests/test_player_page.py", "tests/test_stakes_api.py",
+    "tests/test_rulings.py", "tests/test_ruling_settings_kept.py",
+    "tests/nights/test_night_api.py", "tests/nights/test_night_changes.py",
+    "tests/nights/test_night_live.py", "tests/nights/test_night_of_deals.py",
+    "tests/nights/test_night_pages.py", "tests/nights/test_night_rulings.py",
+    "tests/nights/test_night_killed.py",
+})
+ROOT = Path(__file__).resolve().parents[1]
+# pg_ctl of the newest PostgreSQL server installed, run as the postgres user when the
+# tests run as root (the server refuses to run as root).
+PG_CTL = Path(__file__).with_name("pg_ctl")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--on-postgresql", action="store_true",
+        help="run on PostgreSQL: the server SCOREKEEPER_TEST_DATABASE_URL names, else a "
+             "throwaway server started for the run")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With ``--on-postgresql`` and no server named, start a throwaway one: in each
+    pytest-xdist worker (never in the process that only hands out the tests), stopped
+    and removed when the worker ends. Its address goes where a named one would, in
+    ``SCOREKEEPER_TEST_DATABASE_URL`` (test modules read ``PG_URL`` when imported)."""
+    global PG_URL
+    if not config.getoption("on_postgresql") or os.environ.get(
+            "SCOREKEEPER_TEST_DATABASE_URL"):
+        return
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):
+        return
+    url, stop = throwaway_postgresql()
+    config.add_cleanup(stop)
+    os.environ["SCOREKEEPER_TEST_DATABASE_URL"] = url
+    PG_URL = worker_database(url)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """On PostgreSQL, collect only the modules that run there."""
+    if not config.getoption("on_postgresql") or collection_path.suffix != ".py":
+        return None
+    return collection_path.relative_to(ROOT).as_posix() not in ON_POSTGRESQL
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests of the modules in ``ON_POSTGRESQL`` ``postgresql``, every browser
+    test ``browser`` and every test served by a real server (``base``) ``slow``."""
+    for item in items:
+        path = item.path.relative_to(ROOT).as_posix()
+        if path in ON_POSTGRESQL:
+            item.add_marker(pytest.mark.postgresql)
+        if path.startswith("tests/browser/"):
+            item.add_marker(pytest.mark.browser)
+        if "base" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.slow)
+
+
+def throwaway_postgresql() -> tuple[str, Callable[[], None]]:
+    """A new PostgreSQL server in a temporary folder on a free port: its URL, and the
+    function that stops it and removes the folder."""
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-postgresql-"))
+    if os.geteuid() == 0:
+        shutil.chown(folder, "postgres", "postgres")
+    server = PostgreSQLExecutor(
+        executable=str(PG_CTL), host="127.0.0.1", port=port_for.select_random(),
+        datadir=str(folder / "data"), unixsocketdir=str(folder),
+        logfile=str(folder / "server.log"), startparams="-w", dbname="test",
+        # Nothing here outlives the run: no waiting for the disk.
+        postgres_options="-c fsync=off -c synchronous_commit=off -c full_page_writes=off",
+    )
+    server.start()
+
+    def stop() -> None:
+        try:
+            server.stop()
+        finally:
+            # The server's last files (its socket's lock) may go a moment after it
+            # stopped: the folder is removed once nothing is left in it.
+            for _ in range(50):
+                shutil.rmtree(folder, ignore_errors=True)
+                if not folder.exists():
+                    break
+                time.sleep(0.1)
+
+    return f"postgresql+psycopg://postgres@127.0.0.1:{server.port}/test", stop
+
+
 def worker_database(url: str | None) -> str | None:
     """The PostgreSQL database of this pytest-xdist worker (``test_gw0``, ``test_gw1``…,
     created when missing): every test empties its database, so workers need their own."""
-    worker = os.environ.get("PYTEST_XDIST_WORKER")
-    if not url or not worker:
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    if not url:
         return url
     base = make_url(url)
     name = f"{base.database}_{worker}"
-    engine = create_engine(base, isolation_level="AUTOCOMMIT")
+    engine = create_engine(base.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with engine.connect() as conn:
         found = conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name})
         if not found:
@@ -68,29 +197,34 @@ def _drop_schema(conn: Connection) -> None:
     conn.execute(text("CREATE SCHEMA public"))
 
 
-def empty_postgres_tables(url: str) -> None:
-    """Empty every table of the test database, keeping its schema, when the schema is
-    the migrations' head; otherwise (a test left it at another revision, or it is
-    new) start from an empty schema, which the app then migrates. Dropping and
-    migrating took about 0.2 s a test, and a third of the PostgreSQL pass's time;
-    deleting the few rows a test leaves takes 2 ms (``TRUNCATE`` 20: it makes every
-    table's files anew)."""
+def empty_tables(url: str) -> None:
+    """Empty every table of the worker's database, keeping its schema, when the schema
+    is the migrations' head; otherwise (a test left it at another revision) drop
+    everything and migrate it again. Dropping and migrating took about 0.2 s a test;
+    deleting the few rows a test leaves takes milliseconds (``TRUNCATE`` is slower on
+    PostgreSQL: it makes every table's files anew)."""
     engine = _cleaning_engine(url)
+    if current_revision(engine) != head_revision():
+        with engine.begin() as conn:
+            if engine.dialect.name == "postgresql":
+                _drop_schema(conn)
+            else:
+                found = MetaData()
+                found.reflect(conn)
+                found.drop_all(conn)
+        upgrade(engine)
+        return
     with engine.begin() as conn:
-        tables = conn.scalars(text(
-            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).all()
-        at_head = "alembic_version" in tables and conn.scalars(
-            text("SELECT version_num FROM alembic_version")).all() == [head_revision()]
-        if not at_head:
-            _drop_schema(conn)
-            return
-        sequences = conn.scalars(text(
-            "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")).all()
-        # The head's tables are the models' (a test at the head found them so):
-        # the ones that refer to others first. Ids start from 1 again, as when new.
-        conn.exec_driver_sql("; ".join(
-            [f'DELETE FROM "{table.name}"' for table in reversed(Base.metadata.sorted_tables)]
-            + [f'ALTER SEQUENCE "{name}" RESTART' for name in sequences]))
+        # The head's tables are the models': the ones that refer to others first. Ids
+        # start from 1 again, as when new.
+        for table in reversed(Base.metadata.sorted_tables):
+            conn.execute(table.delete())
+        if engine.dialect.name == "postgresql":
+            for name in conn.scalars(text(
+                    "SELECT sequencename FROM pg_sequences WHERE schemaname = 'public'")):
+                conn.execute(text(f'ALTER SEQUENCE "{name}" RESTART'))
+        elif inspect(conn).has_table("sqlite_sequence"):
+            conn.execute(text("DELETE FROM sqlite_sequence"))
 
 
 @cache
@@ -100,25 +234,9 @@ def _cleaning_engine(url: str) -> Engine:
     return create_engine(url, pool_size=1, pool_pre_ping=True)
 
 
-@pytest.fixture
-def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> str:
-    """A database of the test's own: empty, or for a test that builds its apps with
-    ``make_app``, already migrated with empty tables (as on SQLite, where ``make_app``
-    copies a migrated file into the test's new one)."""
-    if PG_URL:
-        if "make_app" in request.fixturenames:
-            empty_postgres_tables(PG_URL)
-        else:
-            reset_postgres(PG_URL)
-        return PG_URL
-    return f"sqlite:///{tmp_path / 'test.sqlite'}"
-
-
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """An SQLite file migrated to the head once per worker, copied into each test's
-    empty database before its first app is built: the migrations ran again for every
-    test, about a tenth of a second each. (The migrations' own tests start empty.)"""
+    """An SQLite file migrated to the head once per worker."""
     path = tmp_path_factory.mktemp("migrated") / "head.sqlite"
     engine = make_engine(f"sqlite:///{path}")
     upgrade(engine)
@@ -128,29 +246,52 @@ def migrated_sqlite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+@pytest.fixture(scope="session")
+def worker_database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """This worker's database for apps, migrated to the head (emptied before each test
+    that builds or uses an app)."""
+    if PG_URL:
+        return PG_URL
+    path = tmp_path_factory.mktemp("worker") / "test.sqlite"
+    engine = make_engine(f"sqlite:///{path}")
+    upgrade(engine)
+    engine.dispose()
+    return f"sqlite:///{path}"
+
+
 @pytest.fixture
-def make_app(database_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
-    """Build apps on the test's database (several share it, like several processes)."""
+def database_url(tmp_path: Path, request: pytest.FixtureRequest) -> str:
+    """The test's database: for a test that uses apps (``app``, ``make_app``), the
+    worker's, migrated, its tables emptied; for any other, an empty one."""
+    if "make_app" in request.fixturenames:
+        url: str = request.getfixturevalue("worker_database_url")
+        empty_tables(url)
+        return url
+    if PG_URL:
+        reset_postgres(PG_URL)
+        return PG_URL
+    return f"sqlite:///{tmp_path / 'test.sqlite'}"
+
+
+TEST_CONFIG = {
+    "TESTING": True,
+    "SECRET_KEY": "test",
+    "WTF_CSRF_ENABLED": False,
+    # Tests create games by the dozen; the limits' own tests turn them on.
+    "RATELIMIT_ENABLED": False,
+    # Tests enter the same hand twice in a row; test_repeats asks about it.
+    "REPEAT_WINDOW": timedelta(0),
+}
+
+
+@pytest.fixture
+def make_app(database_url: str) -> Iterator[Any]:
+    """Build new apps on the test's database (several share it, like several
+    processes)."""
     apps: list[Flask] = []
-    if database_url.startswith("sqlite:///"):
-        file = Path(database_url.removeprefix("sqlite:///"))
-        if not file.exists():
-            shutil.copyfile(request.getfixturevalue("migrated_sqlite"), file)
 
     def build(**config: Any) -> Flask:
-        app = create_app(
-            {
-                "TESTING": True,
-                "SECRET_KEY": "test",
-                "DATABASE_URL": database_url,
-                "WTF_CSRF_ENABLED": False,
-                # Tests create games by the dozen; the limits' own tests turn them on.
-                "RATELIMIT_ENABLED": False,
-                # Tests enter the same hand twice in a row; test_repeats asks about it.
-                "REPEAT_WINDOW": timedelta(0),
-                **config,
-            }
-        )
+        app = create_app({**TEST_CONFIG, "DATABASE_URL": database_url, **config})
         apps.append(app)
         return app
 
@@ -159,11 +300,23 @@ def make_app(database_url: str, request: pytest.FixtureRequest) -> Iterator[Any]
         app.extensions["scorekeeper.engine"].dispose()
 
 
+@pytest.fixture(scope="session")
+def worker_app(worker_database_url: str) -> Iterator[Flask]:
+    """The app this worker's tests share (``app``)."""
+    app = create_app({**TEST_CONFIG, "DATABASE_URL": worker_database_url})
+    yield app
+    app.extensions["scorekeeper.engine"].dispose()
+
+
 @pytest.fixture
-def app(make_app: Any) -> Flask:
-    """The app under test, CSRF off (one test module turns it on)."""
-    application: Flask = make_app()
-    return application
+def app(make_app: Any, worker_app: Flask) -> Iterator[Flask]:
+    """The app under test, CSRF off (one test module turns it on), on tables emptied
+    for the test; settings a test changes are put back after it. A test that adds
+    routes builds its own with ``make_app``."""
+    config = dict(worker_app.config)
+    yield worker_app
+    worker_app.config.clear()
+    worker_app.config.update(config)
 
 
 @pytest.fixture

@@ -41,8 +41,6 @@ from ..variants import VARIANTS
 from . import bodies, bp
 from .games import _group_for, _roster_spelling, _stake
 
-NAME_MAX = 40
-
 
 def _night_full(_exc: NightFull) -> tuple[Response, int]:
     """A night whose history is full takes no more changes (409)."""

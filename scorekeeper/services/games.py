@@ -283,12 +283,6 @@ def last_change(db: Session, game: Game) -> Change | None:
     return db.scalars(query).first()
 
 
-def position_of(db: Session, change: Change) -> int:
-    """The 0-based position of ``change`` in its game's history."""
-    query = select(func.count()).where(Change.game_id == change.game_id, Change.id < change.id)
-    return int(db.scalar(query) or 0)
-
-
 def restored_positions(changes: list[Change]) -> set[int]:
     """Positions of the history entries a later ``restore`` took back."""
     found = set()

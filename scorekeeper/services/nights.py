@@ -175,14 +175,6 @@ class Progress:
     result: dict[str, Any] | None
 
 
-def _sides(night: Night, table: NightTable) -> tuple[list[str], list[str]]:
-    """The game's players of each side of ``table``."""
-    if night.teams is not None:
-        teams = dict(zip(night.players, night.teams, strict=True))
-        return list(teams[table.a]), list(teams[table.b])
-    return [table.a], [table.b]
-
-
 def game_players(night: Night, a: str, b: str) -> list[str]:
     """The players of a table's game, in their seats: two, or (partnership) the teams'
     players alternating (seats 0 and 2 are partners)."""

@@ -17,11 +17,18 @@ CHROMIUM = os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium")
 OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "browser"
 
 
-@pytest.fixture
-def live_url(app: Flask) -> Iterator[str]:
-    """The app served by waitress on a free port."""
-    with serve(app) as url:
+@pytest.fixture(scope="module")
+def module_server(worker_app: Flask) -> Iterator[str]:
+    """The worker's app served by waitress on a free port, for a module's tests."""
+    with serve(worker_app) as url:
         yield url
+
+
+@pytest.fixture
+def live_url(app: Flask, module_server: str) -> str:
+    """The app (``app``: its tables emptied for the test) served by waitress on a free
+    port: one server for the module's tests, which keeps nothing between them."""
+    return module_server
 
 
 @pytest.fixture(scope="session")

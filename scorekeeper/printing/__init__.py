@@ -1,0 +1,1 @@
+"""Printing: pages typeset as PDF through WeasyPrint, a hand's printed lines, print options."""

@@ -1,0 +1,1 @@
+"""The rule cards' text and their worked examples, read from a ``Rules`` value."""
