@@ -389,8 +389,9 @@ def ratings_csv(ratings: Mapping[str, Rating]) -> bytes:
 
 
 def night_results_csv(shown: NightView) -> bytes:
-    """Every table of every round, a row each (a bye too), then after a blank row the
-    standings in their order, every tie-break in a column of its own."""
+    """Every table of every round, a row each (a bye too), whether the organiser
+    corrected its result and why, then after a blank row the standings in their order,
+    every tie-break in a column of its own."""
     rows: list[Sequence[object]] = []
     for r in shown.rounds:
         for t in r.tables:
@@ -402,9 +403,11 @@ def night_results_csv(shown: NightView) -> bytes:
                 _yes(result.get("shutout")) if result else None,
                 _yes(result.get("forfeit")) if result else None,
                 Word(t.state),
+                _yes(t.correction is not None) if result else None,
+                t.correction.reason if result and t.correction else None,
             ])
-        rows.extend([r.number, None, name, None, None, None, None, None, None, Word("bye")]
-                    for name in r.byes)
+        rows.extend([r.number, None, name, None, None, None, None, None, None, Word("bye"),
+                     None, None] for name in r.byes)
     rows.append(TABLE_BREAK)
     rows.append([_column("rank"), _column("player"), _column("match points"),
                  _column("played"), _column("wins"), _column("draws"), _column("losses"),
@@ -415,5 +418,6 @@ def night_results_csv(shown: NightView) -> bytes:
                 for s in shown.standings)
     header = [_column("round"), _column("table"), _column("first"), _column("second"),
               _column("points first"), _column("points second"), _column("winner"),
-              _column("shutout"), _column("forfeit"), _column("state")]
+              _column("shutout"), _column("forfeit"), _column("state"), _column("corrected"),
+              _column("reason")]
     return csv_bytes(header, rows)
