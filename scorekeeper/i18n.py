@@ -7,14 +7,16 @@ any page; the choice is remembered in a cookie.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Collection
 from typing import Any
 
 from flask import Flask, request
 from flask_babel import Babel, get_locale, gettext
 from flask_babel import lazy_gettext as _l
+from markupsafe import Markup, escape
 
 from .scoring.cards import Card
-from .scoring.explain import describe, step_of
+from .scoring.explain import Step, describe, step_of
 
 LANGUAGES: dict[str, str] = {"en": "English", "fa": "فارسی", "ru": "Русский"}
 RTL = {"fa"}
@@ -34,40 +36,97 @@ def text_direction() -> str:
     return "rtl" if str(get_locale()) in RTL else "ltr"
 
 
-# A sum as the engine writes it: "+100", "3 × 25 = +75", "(113 − 51)". A run with a sign
-# or an operator in it, read left to right.
-_NUMBER = r"[+−-]?\d+(?:[.,]\d+)?"
-_SUM = re.compile(rf"{_NUMBER}(?:\s*[×=+−-]\s*{_NUMBER})*")
-_TAG = re.compile(r"(<[^>]*>)")
+# Arithmetic in an explanation's template: terms (a value's ``{name}`` or a figure, a
+# sign before it or not) joined by operators, words between them allowed ("{points} +
+# {game_bonus} game bonus = {final}"); punctuation, a name's isolate or a term with no
+# operator before it ends a run.
+_TERM = re.compile(r"([+−]?)(\{(\w+)\}|\d+)")
+_OPERATOR = re.compile(r"[×=+−<>≤≥]")
+_STOP = re.compile(r"[.:;,،؛!?\u2066-\u2069{}]")
 
 
-def ltr_sums(html: str) -> str:
-    """``html`` with each signed number or sum in its text (not in its tags) in a
-    ``<span class="sum" dir="ltr">``, so that a right-to-left sentence keeps "+100" and
-    "3 × 25 = +75" as they are written: a sign on its own takes the sentence's
-    direction ("100+"). Not Unicode's isolates: WeasyPrint has no ``unicode-bidi:
-    isolate``, and Pango lays a left-to-right isolate that follows a name's isolate
-    out right to left.
+def arithmetic_runs(template: str, negative: Collection[str] = ()) -> list[tuple[int, int]]:
+    """Where each arithmetic run of ``template`` starts and ends: two terms or more joined
+    by operators, or one signed term (a sign written before it, or a value in
+    ``negative``, shown with its minus sign).
 
-    >>> print(ltr_sums('a: +100, <b id="x-1">3 × 25 = +75</b>'))  # doctest: +NORMALIZE_WHITESPACE
-    a: <span class="sum" dir="ltr">+100</span>,
-    <b id="x-1"><span class="sum" dir="ltr">3 × 25 = +75</span></b>
+    >>> t = "{name}: {points} + {bonus} game bonus = {final}; {first} −{minus}, {other}."
+    >>> [t[a:b] for a, b in arithmetic_runs(t)]
+    ['{points} + {bonus} game bonus = {final}', '{first} −{minus}']
+    >>> t = "Deadwood {knocker} < {defender}: scores {defender} − {knocker} = {points}."
+    >>> [t[a:b] for a, b in arithmetic_runs(t)]
+    ['{knocker} < {defender}', '{defender} − {knocker} = {points}']
+    >>> t = "{name}: ({points} + {bonus}) × 2 = {final}, {total} in all."
+    >>> [t[a:b] for a, b in arithmetic_runs(t, negative={"total"})]
+    ['({points} + {bonus}) × 2 = {final}', '{total}']
     """
-    parts = _TAG.split(html)
-    for i in range(0, len(parts), 2):
-        parts[i] = _SUM.sub(_ltr_sum, parts[i])
-    return "".join(parts)
+    runs: list[tuple[int, int]] = []
+    start = end = -1
+    joined = signed = False
+    for term in _TERM.finditer(template):
+        gap = template[end:term.start()]
+        if start >= 0 and not _STOP.search(gap) and (
+            _OPERATOR.search(gap) or (term.group(1) and not gap.strip())
+        ):
+            end, joined = term.end(), True
+            continue
+        if start >= 0 and (joined or signed):
+            runs.append(_bracketed(template, start, end))
+        start, end, joined = term.start(), term.end(), False
+        signed = bool(term.group(1)) or term.group(3) in negative
+    if start >= 0 and (joined or signed):
+        runs.append(_bracketed(template, start, end))
+    return runs
 
 
-def sums_as_written(html: str) -> str:
-    """``html`` with its sums kept left to right (``ltr_sums``) on a right-to-left page;
-    as it is on a left-to-right one."""
-    return ltr_sums(html) if text_direction() == "rtl" else html
+def _bracketed(template: str, start: int, end: int) -> tuple[int, int]:
+    """The run with the bracket that opens or closes one inside it."""
+    inside = template[start:end]
+    if inside.count(")") > inside.count("(") and template[start - 1 : start] == "(":
+        start -= 1
+    if inside.count("(") > inside.count(")") and template[end : end + 1] == ")":
+        end += 1
+    return start, end
 
 
-def _ltr_sum(found: re.Match[str]) -> str:
-    run = found.group(0)
-    return f'<span class="sum" dir="ltr">{run}</span>' if re.search(r"[×=+−-]", run) else run
+def written(step: Step, show: Callable[[Any], Markup],
+            translate_: Callable[[str], str] | None = None) -> Markup:
+    """A step as HTML in the page's language, each value shown by ``show``. On a
+    right-to-left page each arithmetic run (``arithmetic_runs``) is one left-to-right
+    span, so that "22 − 1 = 21" and "103 + 100 game bonus = 203" read as computed and a
+    minus stays before its digits. Not Unicode's isolates: WeasyPrint has no
+    ``unicode-bidi: isolate``, and Pango lays a left-to-right isolate that follows a
+    name's isolate out right to left."""
+    template = (translate_ or translate)(step.template)
+    if text_direction() != "rtl":
+        return Markup(step.render(lambda _t: escape(template), show))
+    negative = {k for k, v in step.params.items() if isinstance(v, int) and v < 0}
+    marked, done = Markup(""), 0
+    for start, end in arithmetic_runs(template, negative):
+        marked += escape(template[done:start])
+        marked += Markup('<span class="sum" dir="ltr">{}</span>').format(
+            _words_apart(template[start:end]))
+        done = end
+    marked += escape(template[done:])
+    return Markup(step.render(lambda _t: marked, show))
+
+
+# The words inside a run of arithmetic ("game bonus"), each group with the spaces around
+# it; a value's {name} is no word.
+_WORDS = re.compile(r"\{\w+\}|(\s*[^\s×=+−<>≤≥(){}\d]+(?:\s+[^\s×=+−<>≤≥(){}\d]+)*\s*)")
+
+
+def _words_apart(run: str) -> Markup:
+    """A run of arithmetic with its words in right-to-left spans: Persian words would
+    otherwise draw the figure beside them into their own direction ("2 × 25 خانه" read
+    as "25 × 2")."""
+    marked, done = Markup(""), 0
+    for words in _WORDS.finditer(run):
+        if words.group(1):
+            marked += escape(run[done : words.start()])
+            marked += Markup('<span dir="rtl">{}</span>').format(words.group(1))
+            done = words.end()
+    return marked + escape(run[done:])
 
 
 def translate(template: str) -> str:

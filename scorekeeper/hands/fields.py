@@ -35,7 +35,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
 from ..forms import TypedNumber
-from ..i18n import say, sums_as_written, translate
+from ..i18n import say, translate, written
 from ..models import new_token
 from ..names import isolated
 from ..scoring.cards import DECK, Card, CardError, parse_cards
@@ -329,9 +329,8 @@ def _cards_of(value: Any) -> Sequence[Card] | None:
 
 def explain(step: Step, translate_: Callable[[str], str] = translate) -> Markup:
     """One explanation step as safe HTML in the page's language, cards as card chips;
-    in a right-to-left language its sums read left to right (``ltr_sums``)."""
-    html = step.render(lambda t: Markup(escape(translate_(t))), show_html)
-    return Markup(sums_as_written(html))
+    in a right-to-left language its arithmetic reads left to right (``i18n.written``)."""
+    return written(step, show_html, translate_)
 
 
 def picker_rows() -> list[tuple[Card, ...]]:

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import abort, make_response, redirect, render_template, request, url_for
 from flask_wtf import FlaskForm
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from .. import limits
@@ -17,7 +17,7 @@ from ..db import get_session, release_session
 from ..hands.check_form import CheckForm
 from ..hands.fields import show_html
 from ..hands.remi_check_form import RemiCheckForm
-from ..i18n import sums_as_written, translate
+from ..i18n import written
 from ..lan import phone_url
 from ..models import Ruling
 from ..printing.options import PAPER, SheetOptions, problems
@@ -128,8 +128,7 @@ def _say_step(step: Step) -> Markup:
             return Markup('<span dir="ltr">{}</span>').format(show_html(value))
         return show_html(value)
 
-    html = plain_step(step).render(lambda t: Markup(escape(translate(t))), show)
-    return Markup(sums_as_written(html))
+    return written(plain_step(step), show)
 
 
 @bp.get("/rulings/<ruling_id>")
