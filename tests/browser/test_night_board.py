@@ -62,3 +62,38 @@ def test_the_board_fills_the_screen_and_ends_with_the_podium(
     assert places == ["1", "1", "3", "3"]  # two winners level on everything, two losers
     assert page.evaluate("document.documentElement.scrollWidth") <= 1920
     picture(page, "night-board", f"over-{language}", full=False)
+
+
+SOON = 2000  # ms: from the save's answer to the board on the wall
+
+
+def test_the_board_follows_a_hand_and_a_confirmation_from_another_phone(
+    live_url: str, screen: Any
+) -> None:
+    """The board open on one screen moves within 2 s of a table's save answered on
+    another phone, and of its result's confirmation."""
+    from playwright.sync_api import expect
+
+    made = api(f"{live_url}/api/v1/nights", {"players": ["Ann", "Bob"], "variant": "gin",
+                                             "rules": "classic", "format": "round_robin"})
+    secret = made["organiser_secret"]
+    (table,) = api(f"{live_url}/api/v1/nights/{made['id']}/rounds", None, secret)["tables"]
+    board = screen("en", 1920, 1080)
+    board.goto(made["board_url"])
+    row = board.locator("#bt-1-1")
+    expect(row.locator(".board-state")).to_have_text("no hand entered yet")
+    # Ann knocks 1 against 26: 25 to her (classic).
+    api(f"{live_url}/api/v1/games/{table['game']}/hands",
+        {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1, "defender_deadwood": 26},
+        secret)
+    expect(row.locator(".board-score")).to_have_text("25 : 0", timeout=SOON)
+    expect(row.locator(".board-state")).to_have_text("playing, 1 hand", timeout=SOON)
+    for knock in (60, 20):  # 25 + 60 + 20 = 105: past the target of 100
+        api(f"{live_url}/api/v1/games/{table['game']}/hands",
+            {"outcome": "knock", "knocker": 0, "knocker_deadwood": 1,
+             "defender_deadwood": knock + 1}, secret)
+    expect(row.locator(".board-state")).to_have_text(
+        "finished, waiting for confirmation", timeout=SOON)
+    api(f"{live_url}/api/v1/games/{table['game']}/confirm", None, secret)
+    expect(board.locator(".night-standings tr[data-player=Ann] .points")).to_have_text(
+        "2", timeout=SOON)
