@@ -393,7 +393,14 @@ def make_round(
 def confirm(db: Session, night: Night, table: NightTable, game: Game, *, by: str) -> bool:
     """Confirm a finished table's result: ``True`` if this confirmation counted it,
     ``False`` if it was confirmed already (twice counts once). ``NotFinished`` while the
-    game goes on. The result is kept as the game says it now."""
+    game goes on. The result is kept as the game says it now.
+
+    The night is locked first, then its table is changed, in the order every change
+    of a night takes them (``correct``, ``forfeit``, a new round: the night locked by
+    their view): a correction at the same moment is waited for, never deadlocked on,
+    and once it is in, this confirmation sees the table confirmed already."""
+    lock_night(db, night.id)
+    db.refresh(table)
     if table.confirmed_at is not None:
         return False
     result = progress_of(game).result

@@ -1,0 +1,83 @@
+"""A confirmation and the organiser's correction of the same table at the same moment:
+both take the night's lock before the table's row, so one waits for the other and
+neither deadlocks; the confirmation that comes second counts nothing and the corrected
+result stands. On PostgreSQL, where rows are locked one by one (SQLite writes one
+transaction at a time: no deadlock to have)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select, text
+
+from scorekeeper.models import Game, Night, NightChange, NightTable
+from scorekeeper.services import nights as service
+from tests.conftest import PG_URL
+from tests.helpers import night_tables as tables
+from tests.helpers import play_out
+from tests.helpers import start_night as start
+
+pytestmark = pytest.mark.skipif(not PG_URL, reason="row locks: PostgreSQL only")
+
+
+def test_a_confirmation_waits_for_a_correction_and_counts_nothing(
+    client: FlaskClient, app: Flask
+) -> None:
+    night_id = start(client)
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    first, _second = tables(app, night_id, 1)
+    play_out(client, first.game_id, 0)  # Ann wins 110 to 0, not confirmed yet
+    sessions = app.extensions["scorekeeper.db"]
+    answer: list[object] = []
+    with sessions() as organiser, sessions() as phone:
+        # The organiser's correction has locked the night.
+        night = service.lock_night(organiser, night_id)
+        assert night is not None
+        table = organiser.get(NightTable, first.id)
+        assert table is not None
+
+        def confirm() -> None:
+            try:
+                phone_night = phone.get(Night, night_id)
+                phone_table = phone.get(NightTable, first.id)
+                game = phone.get(Game, first.game_id)
+                assert phone_night and phone_table and game
+                answer.append(service.confirm(phone, phone_night, phone_table, game,
+                                              by="table"))
+                phone.commit()
+            except Exception as exc:  # a deadlock the database broke: the test fails
+                answer.append(exc)
+                phone.rollback()
+
+        confirming = threading.Thread(target=confirm)
+        confirming.start()
+        # The phone's confirmation is waiting for a lock (the night's) ...
+        with app.extensions["scorekeeper.db"]() as watch:
+            for _ in range(500):
+                waiting = watch.scalar(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND datname = current_database()"))
+                if waiting:
+                    break
+                threading.Event().wait(0.02)
+            assert waiting == 1
+        # ... when the organiser's correction writes the table and commits.
+        service.correct(organiser, night, table,
+                        {"points_a": 100, "points_b": 0, "winner": "a", "shutout": True,
+                         "forfeit": None}, reason="A card miscounted", by="organiser")
+        organiser.commit()
+        confirming.join(timeout=30)
+        assert not confirming.is_alive()
+    assert answer == [False]
+    with sessions() as db:
+        kept = db.get(NightTable, first.id)
+        assert kept is not None and kept.result is not None
+        assert (kept.result["points_a"], kept.result["points_b"]) == (100, 0)
+        actions = db.scalars(select(NightChange.action).where(
+            NightChange.night_id == night_id).order_by(NightChange.id)).all()
+        assert actions == ["create", "round", "correct"]
+        assert db.scalar(select(func.count()).select_from(NightChange).where(
+            NightChange.night_id == night_id, NightChange.action == "confirm")) == 0
