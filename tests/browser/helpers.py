@@ -328,16 +328,17 @@ def text_size(page: Any, points: int) -> None:
     session.send("Page.setFontSizes", {"fontSizes": {"standard": points, "fixed": points}})
 
 
-# The words of table headings that run over two lines or more: each word's boxes (a
-# Range over it) lie on more than one line. A heading's text is its words; every table
-# of the page counts.
-SPLIT_WORDS_JS = """() => {
+# The words that run over two lines or more in the elements ``selector`` finds (the
+# table headings by default): a Range over the word has boxes on more than one line. A
+# word of Persian may hold a zero-width non-joiner; a double-barrelled name may break
+# after its hyphen.
+SPLIT_WORDS_JS = """(selector) => {
   const split = [];
-  for (const th of document.querySelectorAll("thead th")) {
-    if (!th.checkVisibility()) continue;
-    const walker = document.createTreeWalker(th, NodeFilter.SHOW_TEXT);
+  for (const holder of document.querySelectorAll(selector || "thead th")) {
+    if (!holder.checkVisibility()) continue;
+    const walker = document.createTreeWalker(holder, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.data.matchAll(/\\S+/g)) {
+      for (const match of node.data.matchAll(/[^\\s\\u200c-]+(\\u200c[^\\s\\u200c-]+)*-?/g)) {
         const range = document.createRange();
         range.setStart(node, match.index);
         range.setEnd(node, match.index + match[0].length);

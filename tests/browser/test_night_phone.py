@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import LANGUAGES, OPEN_DETAILS_JS, PROBLEMS_JS, api, picture
+from tests.browser.helpers import (
+    LANGUAGES,
+    OPEN_DETAILS_JS,
+    PROBLEMS_JS,
+    SPLIT_WORDS_JS,
+    api,
+    picture,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
 
@@ -28,28 +35,6 @@ LONG_NAMES = {
            "علیرضا قربانی", "نرگس محمدی"],
 }
 
-# The words of every name on the page (a <bdi>, as the ``name`` filter writes one) that
-# run over two lines: a Range over the word has boxes on more than one line. A word of
-# Persian may hold a zero-width non-joiner; a double-barrelled name may break after its
-# hyphen.
-BROKEN_NAMES_JS = """() => {
-  const broken = [];
-  for (const bdi of document.querySelectorAll("main bdi")) {
-    if (!bdi.checkVisibility()) continue;
-    const walker = document.createTreeWalker(bdi, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const match of node.data.matchAll(/[^\\s\\u200c-]+(\\u200c[^\\s\\u200c-]+)*-?/g)) {
-        const range = document.createRange();
-        range.setStart(node, match.index);
-        range.setEnd(node, match.index + match[0].length);
-        const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.bottom)));
-        if (lines.size > 1) broken.push(match[0]);
-      }
-    }
-  }
-  return broken;
-}"""
-
 
 def knock(live_url: str, game: str, secret: str, points: int) -> None:
     """The first seat knocks 1 against ``points`` + 1 (classic: ``points`` to them)."""
@@ -61,7 +46,7 @@ def knock(live_url: str, game: str, secret: str, points: int) -> None:
 def fits(page: Any, name: str) -> None:
     page.evaluate(OPEN_DETAILS_JS)
     assert page.evaluate(PROBLEMS_JS) == [], name
-    assert page.evaluate(BROKEN_NAMES_JS) == [], name
+    assert page.evaluate(SPLIT_WORDS_JS, "main bdi") == [], name  # every name whole
     assert page.evaluate("document.documentElement.scrollWidth") <= 360, name
 
 
