@@ -273,18 +273,18 @@ def test_a_game_takes_no_hand_past_the_most_one_game_may_hold(
     headers = {"X-Edit-Secret": created["edit_secret"]}
     url = f"/api/v1/games/{created['id']}/hands"
     last = client.post(url, json={"outcome": "dead"}, headers=headers)
-    assert last.status_code == 201 and last.get_json()["hand"] == 10_000
+    assert last.status_code == 201 and last.get_json()["hand"] == 1_000
     refused = client.post(url, json={"outcome": "dead"}, headers=headers)
     assert refused.status_code == 409
     assert refused.get_json()["errors"] == [{"where": "game", "message": (
-        "a game holds at most 10000 hands and 20000 changes in its history: this one is full")}]
-    assert counts(app)[1] == 10_000
+        "a game holds at most 1000 hands and 2000 changes in its history: this one is full")}]
+    assert counts(app)[1] == 1_000
 
 
 def test_a_full_history_takes_no_more_changes(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(limits, "MOST_CHANGES", 300)  # the real 20,000 is only slower
+    monkeypatch.setattr(limits, "MOST_CHANGES", 300)  # the real 2,000 is only slower
     game = new_game(client)
     assert quick(client, game, "knock", 0, 3, 20).status_code == 302
     with app.app_context():
@@ -294,7 +294,7 @@ def test_a_full_history_takes_no_more_changes(
                                     for _ in range(limits.MOST_CHANGES - have)])
         db.commit()
     before = state(client, game)
-    full = ("This game holds as much as one game may (10000 hands, 300 changes in its "
+    full = ("This game holds as much as one game may (1000 hands, 300 changes in its "
             "history), so nothing more is saved in it. Start a new game.")
     for response in (quick(client, game, "knock", 1, 3, 20),
                      client.post(f"/g/{game}/hands/1/edit", data={
