@@ -14,10 +14,11 @@ from ..models import Game, Group
 from ..names import game_short_names
 from ..services import access, exports
 from ..services import games as service
-from ..services.games import load, locked
+from ..services.games import load, lock_again, locked
 from ..services.night_access import organises_table
 from ..services.summaries import payments_of, record_of
 from ..variants import Sheet, Variant
+from ..variants.window import SHEET_PAGE, Window
 from . import bp
 from .common import (
     by,
@@ -25,6 +26,7 @@ from .common import (
     full,
     save_edit,
     save_new,
+    to_hand,
     to_sheet,
     version_of,
 )
@@ -69,6 +71,7 @@ def _render_sheet(
         game=game,
         variant=variant,
         sheet=played,
+        page=Window.of(len(game.hands), request.args.get("page"), size=SHEET_PAGE),
         form=form,
         shorts=shorts,
         editable=editable,
@@ -122,17 +125,16 @@ def short_names(game_id: str) -> Response:
 @bp.post("/g/<game_id>/hands")
 def add_hand(game_id: str) -> Response:
     """Save a hand entered in quick mode."""
-    game, variant = locked(game_id)
+    game, variant = service.read_for_change(game_id)
     played = variant.sheet(game)
     form = variant.quick_form(game, played)
     inputs = variant.quick_inputs(form, game, played)
     if inputs is not None:
-        saved = save_new(game, variant, played, inputs, form)
+        saved = save_new(game, variant, inputs, form)
         if saved is not None:
             return saved
-        rollback_to_reading()
+        game = load(game_id)[0]
         return _render_sheet(game, variant, variant.sheet(game), form, 409)
-    rollback_to_reading()
     return _render_sheet(game, variant, played, form, 422)
 
 
@@ -155,10 +157,9 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
     if request.method == "POST":
         inputs = variant.card_inputs(form, game, played)
         if inputs is not None:
-            saved = save_new(game, variant, played, inputs, form)
+            saved = save_new(game, variant, inputs, form)
             if saved is not None:
                 return saved
-        rollback_to_reading()
         status = 409 if inputs is not None else 422
     page = render_template(
         "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None
@@ -203,7 +204,6 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
             done = save_edit(game, variant, number, inputs, form)
             if done is not None:
                 return done
-        rollback_to_reading()
         status = 409 if inputs is not None else 422
     template = "games/card_hand.html" if cards else "games/edit_quick.html"
     page = render_template(
@@ -222,7 +222,7 @@ def delete_hand(game_id: str, number: int) -> str | Response:
     if request.method == "GET":
         form.version.data = str(game.version)
     elif form.validate_on_submit():
-        if _take_back(game, number, form, "delete"):
+        if _take_back(lock_again(game), number, form, "delete"):
             flash(
                 _(
                     "%(what)s %(number)s deleted; everything after it is recomputed.",
@@ -283,22 +283,28 @@ def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
 @bp.post("/g/<game_id>/changes/<int:change_id>/restore")
 def restore(game_id: str, change_id: int) -> Response:
     """Put an undone or deleted hand back, exactly as it was entered."""
-    game, variant = locked(game_id)
+    game, variant = service.read_for_change(game_id)
     form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
-    db = get_session()
     try:
-        number, inputs = service.restore_hand(
+        # Worked out on the game as read, without a lock: the hand must still fit (it
+        # passes the checks and the game replays with it); then the write, locked, if
+        # the game is still at the version the form and the replay were drawn from.
+        finished = bool(variant.sheet(game).finished)
+        plan = service.restoring(game, change_id, finished=lambda _g: finished)
+        variant.check(game, plan.inputs)
+        variant.sheet(service.WithNewHand(game, plan.inputs, plan.number))
+        locked = lock_again(game)
+        db = get_session()
+        number, _inputs = service.restore_hand(
             db,
-            game,
+            locked,
             change_id,
             version=version_of(form),
             by=by(),
-            finished=lambda g: bool(variant.sheet(g).finished),
+            finished=lambda _g: finished,
         )
-        variant.check(game, inputs)
-        variant.sheet(game)  # the game replays with it, or it no longer fits
         db.commit()
     except service.Conflict:
         rollback_to_reading()
@@ -321,7 +327,7 @@ def restore(game_id: str, change_id: int) -> Response:
         flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))
-    return to_sheet(game, f"#hand-{number}")
+    return to_hand(game, number, len(game.hands) + 1)
 
 
 def _not_restorable(reason: str) -> str:

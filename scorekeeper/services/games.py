@@ -1,6 +1,10 @@
 """Changing a game's hands without ever losing or doubling one.
 
-Every change locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
+A change is worked out first on the game as read without a lock (``read_for_change``:
+its replay, kept per version, and the form's checks), then the game is locked again
+(``lock_again``) for the write alone, and the version the change was worked out from is
+checked under the lock: the write lock is never held while a game replays. Every change
+locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
 write lock is taken at BEGIN), checks the form's idempotency token and the sheet
 version it was drawn from, then bumps the version. The caller commits (and answers an
 ``IntegrityError`` on a used token by looking it up with ``duplicate_of``).
@@ -24,7 +28,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
-from ..db import get_session
+from ..db import begin_writing, get_session, rollback_to_reading
 from ..hands.stored import StoredHand, stored_hand
 from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
 from ..variants import Variant, variant_for
@@ -112,6 +116,7 @@ class WithNewHand:
 
     game: GameData
     inputs: StoredHand
+    number: int | None = None  # where it goes (a restored hand): None, after the last
 
     @property
     def id(self) -> str:
@@ -163,8 +168,11 @@ class WithNewHand:
 
     @property
     def hands(self) -> Sequence[HandData]:
-        """The stored hands, then the new one."""
-        return [*self.game.hands, NewHand(len(self.game.hands) + 1, dict(self.inputs))]
+        """The stored hands with the new one at its place (the ones after it move on)."""
+        stored = list(self.game.hands)
+        at = len(stored) + 1 if self.number is None else self.number
+        later = [NewHand(hand.number + 1, dict(hand.inputs)) for hand in stored[at - 1:]]
+        return [*stored[:at - 1], NewHand(at, dict(self.inputs)), *later]
 
 
 def check_version(game: GameData, version: int | None) -> None:
@@ -272,21 +280,20 @@ def restorable(changes: list[Change]) -> set[int]:
     }
 
 
-def restore_hand(
-    db: Session,
-    game: Game,
-    change_id: int,
-    *,
-    version: int | None,
-    by: str,
-    finished: Callable[[Game], bool],
-) -> tuple[int, StoredHand]:
-    """Put an undone or deleted hand back, exactly as it was entered: an undone hand as
-    the last hand again, a deleted one at its old number (the hands from there on move
-    down one). Returns its number and inputs; the caller replays the game to check it
-    still fits, and commits."""
-    check_version(game, version)
-    check_room(game, new_hand=True)
+@dataclass(frozen=True)
+class Restoring:
+    """What restoring a history entry puts back: the hand's number and inputs, and the
+    entry's position in the history."""
+
+    number: int
+    inputs: StoredHand
+    position: int
+
+
+def restoring(game: Game, change_id: int, *, finished: Callable[[Game], bool]) -> Restoring:
+    """What restoring entry ``change_id`` of ``game`` would put back, changing nothing:
+    an undone hand as the last hand again, a deleted one at its old number. Raises
+    ``NotRestorable`` or (a new last hand of a game that is over) ``GameOver``."""
     changes = list(game.changes)
     position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
     if position is None or changes[position].id not in restorable(changes):
@@ -300,11 +307,29 @@ def restore_hand(
         raise NotRestorable("moved")
     if number == count + 1 and finished(game):
         raise GameOver
+    return Restoring(number, stored_hand(dict(source.before)), position)
+
+
+def restore_hand(
+    db: Session,
+    game: Game,
+    change_id: int,
+    *,
+    version: int | None,
+    by: str,
+    finished: Callable[[Game], bool],
+) -> tuple[int, StoredHand]:
+    """Put an undone or deleted hand back, exactly as it was entered (``restoring``; the
+    hands from its number on move down one). Returns its number and inputs; the caller
+    has replayed the game with it (``WithNewHand``) to check it still fits, and commits."""
+    check_version(game, version)
+    check_room(game, new_hand=True)
+    plan = restoring(game, change_id, finished=finished)
+    number, inputs, position = plan.number, plan.inputs, plan.position
     for later in sorted(game.hands, key=lambda hand: hand.number, reverse=True):
         if later.number >= number:
             later.number += 1
             db.flush()  # one at a time, from the end: the numbers stay unique
-    inputs = stored_hand(dict(source.before))
     game.hands.insert(number - 1, Hand(number=number, inputs=inputs))
     _record(game, "restore", number, {"restores": position}, dict(inputs), by)
     return number, inputs
@@ -347,6 +372,27 @@ def load(game_id: str) -> tuple[Game, Variant]:
     if game is None:
         abort(404)
     return game, variant_for(game)
+
+
+def read_for_change(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
+    """The game as stored (404 if unknown), read for a change without taking any lock
+    (on SQLite through the reader's connections); ``editing`` refuses browsers that only
+    watch. Replay it and check the form on it, then ``lock_again`` for the write."""
+    rollback_to_reading()
+    game, variant = load(game_id)
+    if editing:
+        access.require_edit(game)
+    return game, variant
+
+
+def lock_again(game: GameData) -> Game:
+    """The game ``read_for_change`` read, locked for the write in the writer's session
+    (404 if it was deleted meanwhile). Its version may have moved on since: the change's
+    ``version`` check, under the lock, tells."""
+    again = lock_game(begin_writing(), game.id)
+    if again is None:
+        abort(404)
+    return again
 
 
 def locked(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
