@@ -213,7 +213,7 @@ def test_the_sheet_shows_the_latest_hands_and_pages_back(app: Flask, client: Fla
     assert rows(latest) == list(range(151, 251))
     assert first_total(latest) == "151"  # the running total counts every hand before it
     assert f'href="/g/{game["id"]}?page=2"' in latest
-    assert "151–250 of 250 hands" in latest
+    assert "151–250 of 250" in latest
     older = client.get(f"/g/{game['id']}?page=2").get_data(as_text=True)
     assert rows(older) == list(range(51, 151))
     assert first_total(older) == "51"
