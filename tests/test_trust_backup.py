@@ -235,24 +235,23 @@ def long_game(app: Flask, hands: int) -> str:
         return game.id
 
 
-def test_an_export_past_the_old_limits_imports_by_both_importers(
+def test_the_largest_game_exports_and_imports_by_both_importers(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    """2,001 hands: more than the importers took, and (1.6 MB) more than any request."""
-    game = long_game(app, 2_001)
+    """``limits.MOST_HANDS`` hands, each with its history entry."""
+    game = long_game(app, limits.MOST_HANDS)
     response = client.get(f"/g/{game}/export.json")
     exported = response.get_json()
-    assert len(exported["hands"]) == 2_001 and not exported["finished"]
-    assert exported["totals"] == [1_001, 1_000]  # a point for each knock, Ann's first
-    assert 1024 * 1024 < len(response.data) < limits.IMPORT_BYTES
-    assert client.application.config["MAX_CONTENT_LENGTH"] < len(response.data)
+    assert len(exported["hands"]) == 1_000 and not exported["finished"]
+    assert exported["totals"] == [500, 500]  # a point for each knock, Ann's first
+    assert len(response.data) < limits.IMPORT_BYTES
     imported = upload(client, response.data)
     assert imported.status_code == 302, imported.get_data(as_text=True)[:2000]
     path = tmp_path / "long.json"
     path.write_bytes(response.data)
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output[:2000]
-    assert counts(app)[1] == 3 * 2_001
+    assert counts(app)[1] == 3 * 1_000
     copy = re.search(r"/g/([\w-]+)$", imported.headers["Location"]).group(1)  # type: ignore[union-attr]
     again = client.get(f"/g/{copy}/export.json").get_json()
     assert comparable(again) == comparable(exported)

@@ -111,7 +111,7 @@ def _save_hand(game_id: str) -> tuple[Response, int] | None:
     # was over before it and is the sheet the answer shows (``_answer``).
     saved = variant.sheet(service.WithNewHand(game, inputs))
     over = saved.ended_before(len(game.hands) + 1)
-    locked = service.lock_again(game)
+    locked = service.lock_again(game, hands=False)
     db = get_session()
     try:
         number, new = service.add_hand(

@@ -64,7 +64,7 @@ def save_new(game: Game, variant: Variant, inputs: StoredHand, form: FlaskForm) 
     form and tells whether the game is over; the write locks the game again, and the
     form's version, checked under the lock, is the one that replay was made from."""
     played = variant.sheet(game)
-    locked = lock_again(game)
+    locked = lock_again(game, hands=False)
     db = get_session()
     token = form.token.data or None
     try:

@@ -24,7 +24,7 @@ from datetime import datetime
 from typing import Any
 
 from flask import abort
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
@@ -48,9 +48,24 @@ class Full(GameOver):
     entries: nothing more is saved in it, so its export imports again."""
 
 
+def hand_count(game: Game) -> int:
+    """How many hands ``game`` holds: counted by the database while its hands are not
+    loaded (a save to a long game reads none of them)."""
+    db = object_session(game)
+    if db is None or _hands_read(game):
+        return len(game.hands)
+    return db.scalar(select(func.count()).where(Hand.game_id == game.id)) or 0
+
+
+def _hands_read(game: Game) -> bool:
+    """Whether ``game``'s hands are in memory: read, or a new game's own."""
+    state = inspect(game)
+    return not state.persistent or "hands" in state.dict
+
+
 def check_room(game: Game, *, new_hand: bool = False) -> None:
     """Raise ``Full`` when ``game`` can take no more changes (or, ``new_hand``, hands)."""
-    if new_hand and len(game.hands) >= limits.MOST_HANDS:
+    if new_hand and hand_count(game) >= limits.MOST_HANDS:
         raise Full
     db = object_session(game)
     if db is None:  # a game being created: its history is empty
@@ -75,8 +90,9 @@ class NotRestorable(Exception):
 RESTORABLE = ("undo", "delete")
 
 
-def lock_game(db: Session, game_id: str) -> Game | None:
-    """The game with its hands, locked against other writers until the transaction ends.
+def lock_game(db: Session, game_id: str, *, hands: bool = True) -> Game | None:
+    """The game with its hands (``hands=False``: without, for adding one), locked
+    against other writers until the transaction ends.
 
     On PostgreSQL the hands are read by a second statement, after the lock is held: a
     join in the locking statement would see the hands as they were before the wait
@@ -86,10 +102,13 @@ def lock_game(db: Session, game_id: str) -> Game | None:
     statement = (
         select(Game)
         .where(Game.id == game_id)
-        .options(joinedload(Game.hands) if joined else selectinload(Game.hands))
         .with_for_update(of=Game)
         .execution_options(populate_existing=True)
     )
+    if hands:
+        statement = statement.options(
+            joinedload(Game.hands) if joined else selectinload(Game.hands)
+        )
     return db.scalars(statement).unique().first()
 
 
@@ -209,8 +228,11 @@ def add_hand(
         if earlier is not None and earlier.hand_number is not None:
             return earlier.hand_number, False
         raise
-    number = len(game.hands) + 1
-    game.hands.append(Hand(number=number, inputs=dict(inputs)))
+    number = hand_count(game) + 1
+    if _hands_read(game):
+        game.hands.append(Hand(number=number, inputs=dict(inputs)))
+    else:  # the hands were not read: the new one is added beside them
+        db.add(Hand(game_id=game.id, number=number, inputs=dict(inputs)))
     if token:
         db.add(Submission(game_id=game.id, key=token, hand_number=number))
     _record(game, "add", number, None, dict(inputs), by)
@@ -385,11 +407,12 @@ def read_for_change(game_id: str, *, editing: bool = True) -> tuple[Game, Varian
     return game, variant
 
 
-def lock_again(game: GameData) -> Game:
+def lock_again(game: GameData, *, hands: bool = True) -> Game:
     """The game ``read_for_change`` read, locked for the write in the writer's session
-    (404 if it was deleted meanwhile). Its version may have moved on since: the change's
-    ``version`` check, under the lock, tells."""
-    again = lock_game(begin_writing(), game.id)
+    (404 if it was deleted meanwhile), with its hands or (``hands=False``, adding one)
+    without. Its version may have moved on since: the change's ``version`` check, under
+    the lock, tells."""
+    again = lock_game(begin_writing(), game.id, hands=hands)
     if again is None:
         abort(404)
     return again
