@@ -287,6 +287,11 @@ def test_a_game_stored_longer_than_the_limit_opens_and_exports(
     refused = client.post(f"/api/v1/games/{game['id']}/hands", json=ONE,
                           headers={"X-Edit-Secret": game["edit_secret"]})
     assert refused.status_code == 409
+    # Its print would take minutes: the page says where every hand is instead.
+    printed = client.get(f"/g/{game['id']}/sheet.pdf")
+    assert printed.status_code == 422
+    assert "This game has 1005 hands; a printed sheet holds at most 1000." in (
+        printed.get_data(as_text=True))
     with app.app_context():
         stored = get_session().get(Game, game["id"])
         assert stored is not None and len(stored.hands) == limits.MOST_HANDS + 5

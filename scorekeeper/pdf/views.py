@@ -7,6 +7,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
+from .. import limits
 from ..db import get_session, release_session
 from ..models import Game
 from ..printing.options import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
@@ -27,6 +28,13 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
     options = SheetOptions(request.args)
     if not options.validate():
         return _bad_link(problems(options))
+    if len(game.hands) > limits.MOST_HANDS:
+        # Only a game stored before the limit came down holds more: its typesetting would
+        # take minutes. Every game that can still be played prints.
+        return _bad_link([_(
+            "This game has %(count)s hands; a printed sheet holds at most %(most)s. Its "
+            "sheet, its export and its hands as CSV hold every one.",
+            count=len(game.hands), most=limits.MOST_HANDS)], 422)
     variant = variant_for(game)
     sheet = variant.sheet(game)
     payments = payments_of(game, record_of(game, sheet))
