@@ -7,7 +7,6 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from .. import limits
 from ..db import get_session, release_session
 from ..models import Game
 from ..printing.options import PAD_PRESETS, PAPER, PadForm, SheetOptions, problems
@@ -15,26 +14,21 @@ from ..printing.render import pdf_response, render_pdf
 from ..scoring import PRESETS
 from ..services.summaries import payments_of, record_of
 from ..variants import VARIANTS, variant_for
+from ..variants.window import SHEET_PAGE, Window
 from . import bp
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> Response | tuple[str, int]:
     """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``, ``?large=1``
-    for large print); watchers too."""
+    for large print); watchers too. A long game prints a page of its sheet at a time,
+    the latest first (``?page=``, as on the sheet): typesetting grows with the lines."""
     game = get_session().get(Game, game_id, options=[selectinload(Game.hands)])
     if game is None:
         abort(404)
     options = SheetOptions(request.args)
     if not options.validate():
         return _bad_link(problems(options))
-    if len(game.hands) > limits.MOST_HANDS:
-        # Only a game stored before the limit came down holds more: its typesetting would
-        # take minutes. Every game that can still be played prints.
-        return _bad_link([_(
-            "This game has %(count)s hands; a printed sheet holds at most %(most)s. Its "
-            "sheet, its export and its hands as CSV hold every one.",
-            count=len(game.hands), most=limits.MOST_HANDS)], 422)
     variant = variant_for(game)
     sheet = variant.sheet(game)
     payments = payments_of(game, record_of(game, sheet))
@@ -48,6 +42,7 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
         paper=options.page,
         zoom=options.zoom,
         appendix=options.with_appendix,
+        window=Window.of(len(game.hands), request.args.get("page"), size=SHEET_PAGE),
     )
     return pdf_response(body, f"score-sheet-{game.id[:8]}.pdf")
 
