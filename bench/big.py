@@ -39,12 +39,22 @@ from scorekeeper.limits import MOST_HANDS
 
 RULES = {"preset": "classic", "target": 10000}  # nobody reaches it: every hand counts
 QUICK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6}
-# A knock with every card typed: nine hearts in a run against two melds and a layoff.
+# A knock with every card typed: nine hearts in a run against two melds and three
+# layoffs on the run; 2 against 3, a point to the knocker (no game ends in 1,000).
 CARDS = {"knocker": {"seat": 0, "cards": "AH 2H 3H 4H 5H 6H 7H 8H 9H 2C",
                      "melds": ["AH 2H 3H 4H 5H 6H 7H 8H 9H"]},
-         "defender": {"cards": "TH JH QH 3C 4C 5C KD KS KC 6D",
-                      "melds": ["3C 4C 5C", "KD KS KC"], "layoffs": [{"card": "TH", "meld": 0}]}}
+         "defender": {"cards": "TH JH QH 3C 4C 5C KD KS KC 3D",
+                      "melds": ["3C 4C 5C", "KD KS KC"],
+                      "layoffs": [{"card": card, "meld": 0} for card in ("TH", "JH", "QH")]}}
 TIMED_SAVES = 50
+
+
+def ready(port: int) -> None:
+    """Wait for every worker to have built the app (a loaded machine takes a while)."""
+    for _ in range(16):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=300)
+        request(conn, "GET", "/")
+        conn.close()
 
 
 def new_game(port: int) -> dict[str, Any]:
@@ -143,6 +153,7 @@ def main() -> None:
             reset_postgres(opts.pg)
         server, port = start_server(APP, url, opts)
         try:
+            ready(port)
             small, large, other = new_game(port), new_game(port), new_game(port)
             built = time.perf_counter()
             fill(port, small, 10, CARDS)

@@ -18,6 +18,7 @@ import re
 import resource
 import sys
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
@@ -38,6 +39,9 @@ BUFFERED = 4 * 1024 * 1024
 # The open-file limit the master raises its soft limit towards (never past the hard
 # one): each connection, slow or not, is one open file of a worker.
 OPEN_FILES = 65536
+# The environ key of the event set once a request's client has gone (the app reads it:
+# printing/render.py, which names it too).
+CLIENT_GONE = "scorekeeper.client_gone"
 
 # An edit link's secret: "key=" (or "key%3D") and what follows up to a space, "&" or a
 # quote. "/g/<id>%3Fkey=<secret>" reaches the access log as a path, and a request line
@@ -160,19 +164,39 @@ class ThreadedWSGI:
                 if not message.get("more_body", False):
                     break
             body.seek(0)
-            answer = _Answer(self.app, wsgi_environ(scope, body))
-            await loop.run_in_executor(self.pool, answer.start)
-            await send({"type": "http.response.start", "status": answer.status,
-                        "headers": answer.headers})
+            environ = wsgi_environ(scope, body)
+            # Set once the client closes its connection: the app can leave work nobody
+            # will receive (a PDF not typeset for a client that gave up waiting).
+            gone = environ[CLIENT_GONE] = threading.Event()
+            watch = asyncio.ensure_future(_watch_for_disconnect(receive, gone))
+            answer = _Answer(self.app, environ)
             try:
-                while answer.more:
-                    await send({"type": "http.response.body", "body": answer.take(),
-                                "more_body": True})
-                    await loop.run_in_executor(self.pool, answer.next)
-                await send({"type": "http.response.body", "body": answer.take()})
+                await self._run(loop, answer, send)
             finally:
-                if answer.open:
-                    await loop.run_in_executor(self.pool, answer.close)
+                watch.cancel()
+
+    async def _run(self, loop: asyncio.AbstractEventLoop, answer: _Answer, send: Send) -> None:
+        """Run the app on a thread and send its answer."""
+        await loop.run_in_executor(self.pool, answer.start)
+        await send({"type": "http.response.start", "status": answer.status,
+                    "headers": answer.headers})
+        try:
+            while answer.more:
+                await send({"type": "http.response.body", "body": answer.take(),
+                            "more_body": True})
+                await loop.run_in_executor(self.pool, answer.next)
+            await send({"type": "http.response.body", "body": answer.take()})
+        finally:
+            if answer.open:
+                await loop.run_in_executor(self.pool, answer.close)
+
+
+async def _watch_for_disconnect(receive: Receive, gone: threading.Event) -> None:
+    """Set ``gone`` when the client closes its connection: once a request's body is in,
+    gunicorn's ``receive`` answers only that (``http.disconnect``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
 
 
 async def refuse(send: Send, status: int, reason: bytes) -> None:

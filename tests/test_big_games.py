@@ -4,6 +4,8 @@ time, and no game grows past ``limits.MOST_HANDS`` hands."""
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import json
 import re
 import subprocess
@@ -19,6 +21,7 @@ from sqlalchemy import insert
 
 from scorekeeper import limits
 from scorekeeper.db import get_session
+from scorekeeper.gunicorn_config import ThreadedWSGI
 from scorekeeper.models import Change, Game, Hand
 from scorekeeper.variants import VARIANTS
 from scorekeeper.variants.base import Variant
@@ -318,3 +321,46 @@ def test_a_long_game_prints_a_page_of_its_sheet_at_a_time(
     assert "1–50 of 150." in older
     assert [int(w[0]) for w in (line.split() for line in older.splitlines())
             if w and w[0].isdigit() and len(w) > 2 and w[1].startswith("+")] == list(range(1, 51))
+
+
+# --- work dropped when its client has gone ---------------------------------------------
+
+def test_the_server_tells_the_app_when_the_client_has_gone() -> None:
+    """``ThreadedWSGI`` sets the request's ``scorekeeper.client_gone`` event when the
+    client closes its connection while the app runs."""
+    seen: dict[str, bool] = {}
+    messages = iter([{"type": "http.request", "body": b"", "more_body": False}])
+
+    async def receive() -> dict[str, Any]:
+        return next(messages, {"type": "http.disconnect"})
+
+    async def send(_message: dict[str, Any]) -> None:
+        return None
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        gone = environ["scorekeeper.client_gone"]
+        seen["told"] = gone.wait(30)  # the client leaves while the app runs
+        start_response("200 OK", [])
+        return [b""]
+
+    scope = {"type": "http", "http_version": "1.1", "method": "GET", "scheme": "http",
+             "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
+             "headers": [], "server": ("127.0.0.1", 5000), "client": ("127.0.0.1", 40000)}
+    with concurrent.futures.ThreadPoolExecutor(1) as apart:
+        apart.submit(asyncio.run, ThreadedWSGI(app, threads=1, most_body=1024)(
+            scope, receive, send)).result()
+    assert seen == {"told": True}
+
+
+def test_a_print_whose_client_has_gone_is_not_typeset(
+    client: FlaskClient, typeset: list[str]
+) -> None:
+    game = new_game(client)
+    gone = threading.Event()
+    printed = client.get(f"/g/{game['id']}/sheet.pdf",
+                         environ_overrides={"scorekeeper.client_gone": gone})
+    assert printed.status_code == 200 and len(typeset) == 1
+    gone.set()
+    left = client.get(f"/g/{game['id']}/sheet.pdf",
+                      environ_overrides={"scorekeeper.client_gone": gone})
+    assert left.status_code == 400 and len(typeset) == 1
