@@ -364,3 +364,20 @@ def test_a_print_whose_client_has_gone_is_not_typeset(
     left = client.get(f"/g/{game['id']}/sheet.pdf",
                       environ_overrides={"scorekeeper.client_gone": gone})
     assert left.status_code == 400 and len(typeset) == 1
+
+
+def test_a_refused_correction_shows_its_form_again(app: Flask, client: FlaskClient) -> None:
+    """Drawn from an older sheet, the correction is refused, and the page comes back
+    with what was typed and the game as it is now."""
+    game = new_game(client)
+    stored_hands(app, game["id"], 2)
+    editor = edit(client, game)
+    assert editor.get(f"/g/{game['id']}").status_code == 200  # its replay is kept
+    answer = editor.post(f"/g/{game['id']}/hands/1/edit", data={
+        "outcome": "gin", "knocker": "1", "defender_deadwood": "17", "version": "7"})
+    assert answer.status_code == 409
+    page = answer.get_data(as_text=True)
+    assert "Another phone changed this game while you were editing" in page
+    field = re.search(r'<input[^>]*name="defender_deadwood"[^>]*>', page)
+    assert field is not None and 'value="17"' in field.group(0)
+    assert client.get(f"/api/v1/games/{game['id']}").get_json()["totals"] == [2, 0]

@@ -160,6 +160,8 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
             saved = save_new(game, variant, inputs, form)
             if saved is not None:
                 return saved
+            game = load(game_id)[0]  # as it is now, read again
+            played = variant.sheet(game)
         status = 409 if inputs is not None else 422
     page = render_template(
         "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None
@@ -204,6 +206,8 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
             done = save_edit(game, variant, number, inputs, form)
             if done is not None:
                 return done
+            game = load(game_id)[0]  # as it is now, read again
+            played = variant.sheet(game)
         status = 409 if inputs is not None else 422
     template = "games/card_hand.html" if cards else "games/edit_quick.html"
     page = render_template(
