@@ -71,7 +71,7 @@ def _render_sheet(
         game=game,
         variant=variant,
         sheet=played,
-        page=Window.of(len(game.hands), request.args.get("page"), size=SHEET_PAGE),
+        page=Window.of(service.hand_count(game), request.args.get("page"), size=SHEET_PAGE),
         form=form,
         shorts=shorts,
         editable=editable,
