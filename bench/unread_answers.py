@@ -1,7 +1,7 @@
 """Clients that ask for a large export and read none of it, against gunicorn started as
 ``make run`` starts it (one worker), and what that costs the worker's memory.
 
-    python bench/unread_answers.py [--clients 16] [--hands 10000] [--timeout 5]
+    python bench/unread_answers.py [--clients 16] [--hands 1000] [--timeout 5]
 
 Imports a game of ``--hands`` quick hands (its export is several megabytes), then opens
 ``--clients`` connections that each ask for the export with a small receive buffer and
@@ -25,6 +25,7 @@ import time
 import urllib.parse
 from pathlib import Path
 
+from scorekeeper import limits
 from scorekeeper.cli import gunicorn_args
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def game_file(hands: int) -> bytes:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--hands", type=int, default=10000)
+    parser.add_argument("--hands", type=int, default=limits.MOST_HANDS)
     parser.add_argument("--timeout", type=int, default=5)
     opts = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:

@@ -218,6 +218,17 @@ def rollback_to_reading() -> None:
     session.bind = current_app.extensions["scorekeeper.reader"]
 
 
+def begin_writing() -> Session:
+    """The writer's session for a change worked out on what a reading session read
+    (``rollback_to_reading`` first): the reading session is closed (what it loaded stays
+    readable), and the new one's first statement waits for the write lock. The slow part
+    of a change (replaying the game, checking the form) so runs before any lock is held."""
+    _close_session(None)
+    session: Session = current_app.extensions["scorekeeper.db"]()
+    g.db_session = session
+    return session
+
+
 def rollback_session() -> None:
     """Undo whatever the failing request had not committed."""
     session: Session | None = g.get("db_session")

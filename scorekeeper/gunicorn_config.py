@@ -19,6 +19,7 @@ import re
 import resource
 import sys
 import tempfile
+import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, MutableMapping
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
@@ -47,6 +48,9 @@ DEADLINE = 30.0
 # The open-file limit the master raises its soft limit towards (never past the hard
 # one): each connection, slow or not, is one open file of a worker.
 OPEN_FILES = 65536
+# The environ key of the event set once a request's client has gone (the app reads it:
+# printing/render.py, which names it too).
+CLIENT_GONE = "scorekeeper.client_gone"
 
 # An edit link's secret: "key=" (or "key%3D") and what follows up to a space, "&" or a
 # quote. "/g/<id>%3Fkey=<secret>" reaches the access log as a path, and a request line
@@ -237,7 +241,15 @@ class ThreadedWSGI:
                 if not message.get("more_body", False):
                     break
             body.seek(0)
-            await self.answer(_Answer(self.app, wsgi_environ(scope, body)), send)
+            environ = wsgi_environ(scope, body)
+            # Set once the client closes its connection: the app can leave work nobody
+            # will receive (a PDF not typeset for a client that gave up waiting).
+            gone = environ[CLIENT_GONE] = threading.Event()
+            watch = asyncio.ensure_future(_watch_for_disconnect(receive, gone))
+            try:
+                await self.answer(_Answer(self.app, environ), send)
+            finally:
+                watch.cancel()
 
     async def answer(self, answer: _Answer, send: Send) -> None:
         """Run the app on a thread of the pool, then send its answer: ``PIECE`` bytes
@@ -303,6 +315,14 @@ def refusal(version: str, headers: list[tuple[bytes, bytes]],
     if declared.isdigit() and int(declared) > most_body:
         return 413, b"Content Too Large"
     return None
+
+
+async def _watch_for_disconnect(receive: Receive, gone: threading.Event) -> None:
+    """Set ``gone`` when the client closes its connection: once a request's body is in,
+    gunicorn's ``receive`` answers only that (``http.disconnect``)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    gone.set()
 
 
 async def refuse(send: Send, status: int, reason: bytes) -> None:

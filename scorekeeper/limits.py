@@ -41,7 +41,11 @@ from flask_limiter import Limiter, RateLimitExceeded
 from flask_limiter.util import get_remote_address
 from werkzeug.wrappers import Response
 
-MOST_HANDS = 10_000
+# The longest real games run to a few hundred hands; a game's every view, its print and
+# its export grow with its hands, so the limit is one no real game meets, not one that
+# lets a single game weigh on everyone. A game stored before the limit came down to this
+# keeps every hand: it opens, prints and exports as before, and takes no new hand.
+MOST_HANDS = 1_000
 ROSTER_MAX = 30  # players of a group
 MOST_CHANGES = 2 * MOST_HANDS  # a hand entered, and on average one correction of it
 # The most one hand (deal) takes in an export (``indent=1``), and one history entry (a

@@ -235,24 +235,23 @@ def long_game(app: Flask, hands: int) -> str:
         return game.id
 
 
-def test_an_export_past_the_old_limits_imports_by_both_importers(
+def test_the_largest_game_exports_and_imports_by_both_importers(
     app: Flask, client: FlaskClient, tmp_path: Path
 ) -> None:
-    """2,001 hands: more than the importers took, and (1.6 MB) more than any request."""
-    game = long_game(app, 2_001)
+    """``limits.MOST_HANDS`` hands, each with its history entry."""
+    game = long_game(app, limits.MOST_HANDS)
     response = client.get(f"/g/{game}/export.json")
     exported = response.get_json()
-    assert len(exported["hands"]) == 2_001 and not exported["finished"]
-    assert exported["totals"] == [1_001, 1_000]  # a point for each knock, Ann's first
-    assert 1024 * 1024 < len(response.data) < limits.IMPORT_BYTES
-    assert client.application.config["MAX_CONTENT_LENGTH"] < len(response.data)
+    assert len(exported["hands"]) == 1_000 and not exported["finished"]
+    assert exported["totals"] == [500, 500]  # a point for each knock, Ann's first
+    assert len(response.data) < limits.IMPORT_BYTES
     imported = upload(client, response.data)
     assert imported.status_code == 302, imported.get_data(as_text=True)[:2000]
     path = tmp_path / "long.json"
     path.write_bytes(response.data)
     result = app.test_cli_runner().invoke(args=["import", str(path)])
     assert result.exit_code == 0, result.output[:2000]
-    assert counts(app)[1] == 3 * 2_001
+    assert counts(app)[1] == 3 * 1_000
     copy = re.search(r"/g/([\w-]+)$", imported.headers["Location"]).group(1)  # type: ignore[union-attr]
     again = client.get(f"/g/{copy}/export.json").get_json()
     assert comparable(again) == comparable(exported)
@@ -273,18 +272,18 @@ def test_a_game_takes_no_hand_past_the_most_one_game_may_hold(
     headers = {"X-Edit-Secret": created["edit_secret"]}
     url = f"/api/v1/games/{created['id']}/hands"
     last = client.post(url, json={"outcome": "dead"}, headers=headers)
-    assert last.status_code == 201 and last.get_json()["hand"] == 10_000
+    assert last.status_code == 201 and last.get_json()["hand"] == 1_000
     refused = client.post(url, json={"outcome": "dead"}, headers=headers)
     assert refused.status_code == 409
     assert refused.get_json()["errors"] == [{"where": "game", "message": (
-        "a game holds at most 10000 hands and 20000 changes in its history: this one is full")}]
-    assert counts(app)[1] == 10_000
+        "a game holds at most 1000 hands and 2000 changes in its history: this one is full")}]
+    assert counts(app)[1] == 1_000
 
 
 def test_a_full_history_takes_no_more_changes(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(limits, "MOST_CHANGES", 300)  # the real 20,000 is only slower
+    monkeypatch.setattr(limits, "MOST_CHANGES", 300)  # the real 2,000 is only slower
     game = new_game(client)
     assert quick(client, game, "knock", 0, 3, 20).status_code == 302
     with app.app_context():
@@ -294,7 +293,7 @@ def test_a_full_history_takes_no_more_changes(
                                     for _ in range(limits.MOST_CHANGES - have)])
         db.commit()
     before = state(client, game)
-    full = ("This game holds as much as one game may (10000 hands, 300 changes in its "
+    full = ("This game holds as much as one game may (1000 hands, 300 changes in its "
             "history), so nothing more is saved in it. Start a new game.")
     for response in (quick(client, game, "knock", 1, 3, 20),
                      client.post(f"/g/{game}/hands/1/edit", data={

@@ -25,11 +25,17 @@ from ..services import access
 from ..services import games as service
 from ..services.documents import game_json
 from ..services.night_access import organises_table
-from ..variants import VARIANTS, Sheet, variant_for
+from ..variants import VARIANTS, Sheet
+from ..variants.sheet_cache import keep_sheet
 from . import bodies, bp
 
 # Says a hand that repeats the last one is meant (``X-Confirm: repeat``).
 CONFIRM_HEADER = "X-Confirm"
+
+# How many times a save reads and replays the game again when another hand was saved
+# between its replay and its write: each time, another save got through, so no more
+# than the phones saving to one game at once.
+SAVE_ATTEMPTS = 30
 
 
 @bp.post("/games")
@@ -80,41 +86,56 @@ def read_game(game_id: str) -> Response:
 def add_hand(game_id: str) -> tuple[Response, int]:
     """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
 
-    The game is read locked (``service.lock_game``), the secret and the body checked,
-    the hand added and committed; a key used before answers with the hand it added."""
-    db = get_session()
-    game = service.lock_game(db, game_id)
-    if game is None:
-        abort(404)
+    The game is read without a lock, the secret and the body checked, and the game
+    replayed with the hand; then it is locked for the write alone and the hand added
+    and committed if the game is still at the version replayed (another hand saved
+    meanwhile: read and replayed again). A key used before answers with the hand it
+    added."""
+    for _attempt in range(SAVE_ATTEMPTS):
+        answer = _save_hand(game_id)
+        if answer is not None:
+            return answer
+    raise ApiError([("game", "other hands were being saved at the same moment; retry")], 409)
+
+
+def _save_hand(game_id: str) -> tuple[Response, int] | None:
+    """One try of ``add_hand``: its answer, or ``None`` when another hand was saved
+    between the replay and the lock."""
+    game, variant = service.read_for_change(game_id, editing=False)
     _check_secret(game)
     key = _idempotency_key()
-    variant = variant_for(game)
     try:
         inputs = variant.api_inputs(json_object(), game)
     except ApiError:
-        earlier = service.duplicate_of(db, game, key)
+        earlier = service.duplicate_of(get_session(), game, key)
         if earlier is None:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return _answer(game, earlier.hand_number, 200)
+    # The one replay of the save: the game with this hand, which tells whether the game
+    # was over before it and is the sheet the answer shows (``_answer``).
+    saved = variant.sheet(service.WithNewHand(game, inputs))
+    over = saved.ended_before(len(game.hands) + 1)
+    locked = service.lock_again(game, hands=False)
+    db = get_session()
     if request.headers.get(CONFIRM_HEADER, "").strip().lower() != "repeat":
         try:
-            service.check_repeat(db, game, inputs, key)
+            service.check_repeat(db, locked, inputs, key)
         except service.Repeated as exc:
             db.rollback()
             raise ApiError([("hand", f"the same as hand {exc.number}, saved less than a "
                              "minute ago: nothing was saved. To save it all the same, send "
                              f"it again with the header {CONFIRM_HEADER}: repeat")],
                            409) from None
-    # The one replay of the save: the game with this hand, which tells whether the game
-    # was over before it and is the sheet the answer shows (``_answer``).
-    saved = variant.sheet(service.WithNewHand(game, inputs))
-    over = saved.ended_before(len(game.hands) + 1)
     try:
         number, new = service.add_hand(
-            db, game, inputs, token=key, version=None, by="API", finished=lambda _g: over
+            db, locked, inputs, token=key, version=game.version, by="API",
+            finished=lambda _g: over,
         )
         db.commit()
+    except service.Conflict:
+        db.rollback()
+        return None
     except service.Full:
         db.rollback()
         raise ApiError([("game", f"a game holds at most {limits.MOST_HANDS} hands and "
@@ -126,13 +147,15 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     except IntegrityError:
         # Another request with the same key was saved first.
         db.rollback()
-        earlier = service.duplicate_of(db, game, key)
+        earlier = service.duplicate_of(db, locked, key)
         if earlier is None:
             raise ApiError(
                 [("game", "another hand was saved at the same moment; retry")], 409
             ) from None
         return _answer(db.get(Game, game_id) or abort(404), earlier.hand_number, 200)
-    return _answer(game, number, 201 if new else 200, saved if new else None)
+    if new:  # the replay the next view of the game would make
+        keep_sheet(locked, saved)
+    return _answer(locked, number, 201 if new else 200, saved if new else None)
 
 
 def _answer(

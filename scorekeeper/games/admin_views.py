@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import flash, render_template
+from flask import flash, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -17,6 +17,7 @@ from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
 from ..variants import Variant
+from ..variants.window import HISTORY_PAGE, Window
 from ..variants.wording import Clause, change_sentence, entry_inputs
 from . import bp
 from .common import by, full, to_sheet
@@ -24,18 +25,21 @@ from .common import by, full, to_sheet
 
 @bp.get("/g/<game_id>/history")
 def history(game_id: str) -> str:
-    """Every change to the game: what, when, old and new values."""
+    """Every change to the game, the latest first, a page at a time: what, when, old
+    and new values."""
     game, variant = load(game_id)
     changes = list(game.changes)
     editable = access.can_edit(game)
+    page = Window.of(len(changes), request.args.get("page"), size=HISTORY_PAGE)
     entries = [
         (change, _sentence(game, variant, change), _rule(game, variant, change))
-        for change in reversed(changes)
+        for change in reversed(changes[page.start:page.stop])
     ]
     return render_template(
         "games/history.html",
         game=game,
         variant=variant,
+        page=page,
         entries=entries,
         restorable=service.restorable(changes) if editable else set(),
         empty=EmptyForm(),

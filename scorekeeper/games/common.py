@@ -16,14 +16,16 @@ from ..hands.stored import StoredHand
 from ..models import Game
 from ..services import access
 from ..services import games as service
-from ..services.games import load, locked
-from ..variants import Sheet, Variant
+from ..services.games import load, lock_again, read_for_change
+from ..variants import Variant
+from ..variants.window import SHEET_PAGE, Window
 
 
 def for_method(game_id: str) -> tuple[Game, Variant]:
-    """Locked for a POST that may change the game, plain for a GET; editors only."""
+    """The game for an editor: read for a change on a POST (``read_for_change``: no lock
+    yet), plain for a GET."""
     if request.method == "POST":
-        return locked(game_id)
+        return read_for_change(game_id)
     game, variant = load(game_id)
     access.require_edit(game)
     return game, variant
@@ -65,28 +67,41 @@ class Refused:
     repeats: int | None = None
 
 
-def save_new(
-    game: Game, variant: Variant, played: Sheet, inputs: StoredHand, form: FlaskForm
-) -> Response | Refused:
-    """Add the hand and redirect, or say why not (``Refused``: show the form again).
+def to_hand(game: Game, number: int, count: int) -> Response:
+    """Back to the sheet's page that shows hand ``number`` of ``count``."""
+    page = Window.holding(count, number, size=SHEET_PAGE)
+    url = url_for("games.sheet", game_id=game.id, page=page if page > 1 else None)
+    return redirect(f"{url}#hand-{number}")
 
-    ``played``: the game replayed as the view read it (locked), which checked the form;
-    it also tells whether the game is over. A hand that repeats the last one saved a
-    moment ago is asked about first, unless the form says it was (``CONFIRM``)."""
+
+def save_new(
+    game: Game, variant: Variant, inputs: StoredHand, form: FlaskForm
+) -> Response | Refused:
+    """Add the hand and redirect, or say why not (``Refused``: show the form again, the
+    request reading again without a lock).
+
+    ``game``: as ``read_for_change`` read it, its replay (kept per version) checked the
+    form and tells whether the game is over; the write locks the game again, and the
+    form's version, checked under the lock, is the one that replay was made from. A hand
+    that repeats the last one saved a moment ago is asked about first, under the lock,
+    unless the form says it was (``CONFIRM``)."""
+    played = variant.sheet(game)
+    locked = lock_again(game, hands=False)
     db = get_session()
     token = form.token.data or None
     if request.form.get(CONFIRM) != REPEAT:
         try:
-            service.check_repeat(db, game, inputs, token)
+            service.check_repeat(db, locked, inputs, token)
         except service.Repeated as exc:
             # Asked about the sheet as it is now (another phone may have saved the hand
             # this one repeats): "Save it again" adds it there.
-            form.version.data = str(game.version)
+            form.version.data = str(locked.version)
+            rollback_to_reading()
             return Refused(exc.number)
     try:
         number, _new = service.add_hand(
             db,
-            game,
+            locked,
             inputs,
             token=token,
             version=version_of(form),
@@ -133,10 +148,12 @@ def save_new(
 def save_edit(
     game: Game, variant: Variant, number: int, inputs: StoredHand, form: FlaskForm
 ) -> Response | None:
-    """Replace a hand's inputs and redirect, or explain a lost race."""
+    """Replace a hand's inputs and redirect, or explain a lost race (the game locked
+    again for the write, as in ``save_new``)."""
+    locked = lock_again(game)
     db = get_session()
     try:
-        service.edit_hand(db, game, number, inputs, version=version_of(form), by=by())
+        service.edit_hand(db, locked, number, inputs, version=version_of(form), by=by())
         db.commit()
     except service.Full:
         rollback_to_reading()
@@ -159,7 +176,7 @@ def save_edit(
             number=number,
         )
     )
-    return to_sheet(game, f"#hand-{number}")
+    return to_hand(game, number, len(game.hands))
 
 
 def full() -> str:

@@ -15,10 +15,11 @@ from ..names import game_short_names
 from ..security import SHOWS_EDIT_LINK
 from ..services import access, exports
 from ..services import games as service
-from ..services.games import load, locked
+from ..services.games import load, lock_again, locked
 from ..services.night_access import organises_table
 from ..services.summaries import payments_of, record_of
 from ..variants import Sheet, Variant
+from ..variants.window import SHEET_PAGE, Window
 from . import bp
 from .common import (
     CONFIRM,
@@ -28,6 +29,7 @@ from .common import (
     full,
     save_edit,
     save_new,
+    to_hand,
     to_sheet,
     version_of,
 )
@@ -84,6 +86,7 @@ def _render_sheet(
         game=game,
         variant=variant,
         sheet=played,
+        page=Window.of(service.hand_count(game), request.args.get("page"), size=SHEET_PAGE),
         form=form,
         repeats=repeats,
         shorts=shorts,
@@ -141,18 +144,17 @@ def short_names(game_id: str) -> Response:
 @bp.post("/g/<game_id>/hands")
 def add_hand(game_id: str) -> Response:
     """Save a hand entered in quick mode."""
-    game, variant = locked(game_id)
+    game, variant = service.read_for_change(game_id)
     played = variant.sheet(game)
     form = variant.quick_form(game, played)
     inputs = variant.quick_inputs(form, game, played)
     if inputs is not None:
-        saved = save_new(game, variant, played, inputs, form)
+        saved = save_new(game, variant, inputs, form)
         if isinstance(saved, Response):
             return saved
-        rollback_to_reading()
+        game = load(game_id)[0]  # as it is now, read again
         return _render_sheet(game, variant, variant.sheet(game), form, 409,
                              repeats=saved.repeats)
-    rollback_to_reading()
     return _render_sheet(game, variant, played, form, 422)
 
 
@@ -175,11 +177,12 @@ def new_card_hand(game_id: str) -> Response | tuple[str, int]:
     if request.method == "POST":
         inputs = variant.card_inputs(form, game, played)
         if inputs is not None:
-            saved = save_new(game, variant, played, inputs, form)
+            saved = save_new(game, variant, inputs, form)
             if isinstance(saved, Response):
                 return saved
             repeats = saved.repeats
-        rollback_to_reading()
+            game = load(game_id)[0]  # as it is now, read again
+            played = variant.sheet(game)
         status = 409 if inputs is not None else 422
     page = render_template(
         "games/card_hand.html", game=game, variant=variant, sheet=played, form=form, number=None,
@@ -225,7 +228,8 @@ def edit_hand(game_id: str, number: int) -> Response | tuple[str, int]:
             done = save_edit(game, variant, number, inputs, form)
             if done is not None:
                 return done
-        rollback_to_reading()
+            game = load(game_id)[0]  # as it is now, read again
+            played = variant.sheet(game)
         status = 409 if inputs is not None else 422
     template = "games/card_hand.html" if cards else "games/edit_quick.html"
     page = render_template(
@@ -244,7 +248,7 @@ def delete_hand(game_id: str, number: int) -> str | Response:
     if request.method == "GET":
         form.version.data = str(game.version)
     elif form.validate_on_submit():
-        if _take_back(game, number, form, "delete"):
+        if _take_back(lock_again(game), number, form, "delete"):
             flash(
                 _(
                     "%(what)s %(number)s deleted; everything after it is recomputed.",
@@ -306,23 +310,30 @@ def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
 def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
     """Put an undone or deleted hand back, exactly as it was entered; where hands stand
     in its old place now, after saying which move and asking (``confirm=move``)."""
-    game, variant = locked(game_id)
+    game, variant = service.read_for_change(game_id)
     form = VersionForm()
     if not form.validate_on_submit():
         abort(400)
-    db = get_session()
     try:
-        number, inputs = service.restore_hand(
+        # Worked out on the game as read, without a lock: the hand must still fit (it
+        # passes the checks and the game replays with it); then the write, locked, if
+        # the game is still at the version the form and the replay were drawn from.
+        finished = bool(variant.sheet(game).finished)
+        moving = request.form.get(CONFIRM) == MOVE
+        plan = service.restoring(game, change_id, finished=lambda _g: finished, moving=moving)
+        variant.check(game, plan.inputs)
+        variant.sheet(service.WithNewHand(game, plan.inputs, plan.number))
+        locked = lock_again(game)
+        db = get_session()
+        number, _inputs = service.restore_hand(
             db,
-            game,
+            locked,
             change_id,
             version=version_of(form),
             by=by(),
-            finished=lambda g: bool(variant.sheet(g).finished),
-            moving=request.form.get(CONFIRM) == MOVE,
+            finished=lambda _g: finished,
+            moving=moving,
         )
-        variant.check(game, inputs)
-        variant.sheet(game)  # the game replays with it, or it no longer fits
         db.commit()
     except service.Conflict:
         rollback_to_reading()
@@ -351,7 +362,7 @@ def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
         flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))
-    return to_sheet(game, f"#hand-{number}")
+    return to_hand(game, number, len(game.hands) + 1)
 
 
 def _moves(variant: Variant, moved: service.WouldMove) -> str:

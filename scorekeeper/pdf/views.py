@@ -14,13 +14,15 @@ from ..printing.render import pdf_response, render_pdf
 from ..scoring import PRESETS
 from ..services.summaries import payments_of, record_of
 from ..variants import VARIANTS, variant_for
+from ..variants.window import SHEET_PAGE, Window
 from . import bp
 
 
 @bp.get("/g/<game_id>/sheet.pdf")
 def game_sheet(game_id: str) -> Response | tuple[str, int]:
     """The game's score sheet as a PDF (``?size=a4|letter``, ``?appendix=1``, ``?large=1``
-    for large print); watchers too."""
+    for large print); watchers too. A long game prints a page of its sheet at a time,
+    the latest first (``?page=``, as on the sheet): typesetting grows with the lines."""
     game = get_session().get(Game, game_id, options=[selectinload(Game.hands)])
     if game is None:
         abort(404)
@@ -40,6 +42,7 @@ def game_sheet(game_id: str) -> Response | tuple[str, int]:
         paper=options.page,
         zoom=options.zoom,
         appendix=options.with_appendix,
+        window=Window.of(len(game.hands), request.args.get("page"), size=SHEET_PAGE),
     )
     return pdf_response(body, f"score-sheet-{game.id[:8]}.pdf")
 

@@ -82,14 +82,16 @@ def line(cls: str, number: object, cells: Iterable[object], text: object) -> Mar
     return Markup(f'<span class="{classes}">{body}</span>')
 
 
-def gin_hand_lines(sheet: GinSheet, names: Sequence[str] | None = None) -> Markup:
-    """Every hand of a gin (or Oklahoma) sheet as its printed line, one per line; the
-    dealer by ``names`` (the players' short forms), else by their name."""
+def gin_hand_lines(sheet: GinSheet, names: Sequence[str] | None = None, start: int = 0,
+                   stop: int | None = None) -> Markup:
+    """The hands ``start``–``stop`` (0-based, every hand by default) of a gin (or
+    Oklahoma) sheet as their printed lines, one per line; the dealer by ``names`` (the
+    players' short forms), else by their name."""
     names = names or sheet.players
     upcard_word = _("upcard")
     labels: dict[str, Markup] = {}  # each outcome's words looked up once, not once a hand
     lines = []
-    for row, scored in zip(sheet.game.rows, sheet.hands, strict=True):
+    for row, scored in zip(sheet.game.rows[start:stop], sheet.hands[start:stop], strict=True):
         outcome = row.hand.outcome.value
         dead = outcome == "dead"
         cells: list[object] = []

@@ -15,18 +15,29 @@ from typing import Any
 from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
-from flask import Response, current_app, render_template
+from flask import Response, current_app, has_request_context, render_template, request
 from flask_babel import gettext as _
 from markupsafe import Markup
+from werkzeug.exceptions import ClientDisconnected
 
 from .lines import figures, gin_hand_lines, line
 
 PDF_MIMETYPE = "application/pdf"
 
 
+# Set by the server (``gunicorn_config.ThreadedWSGI``, which may import nothing of the
+# app: the name is written there too) once the request's client has closed its connection.
+CLIENT_GONE = "scorekeeper.client_gone"
+
+
 def render_pdf(template: str, **context: Any) -> bytes:
     """Render one of our print templates and typeset it, enlarged ``zoom`` times (large
-    print: ``printing.options.LARGE``) if the context says so."""
+    print: ``printing.options.LARGE``) if the context says so. A request whose client
+    has left while it waited for a thread is not typeset (``ClientDisconnected``):
+    nobody would receive the document."""
+    gone = request.environ.get(CLIENT_GONE) if has_request_context() else None
+    if isinstance(gone, threading.Event) and gone.is_set():
+        raise ClientDisconnected()
     zoom: float = context.pop("zoom", 1.0)
     html = render_template(template, page_counter=page_counter_css(), figures=figures,
                            print_line=line, gin_hand_lines=gin_hand_lines,

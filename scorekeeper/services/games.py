@@ -1,6 +1,10 @@
 """Changing a game's hands without ever losing or doubling one.
 
-Every change locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
+A change is worked out first on the game as read without a lock (``read_for_change``:
+its replay, kept per version, and the form's checks), then the game is locked again
+(``lock_again``) for the write alone, and the version the change was worked out from is
+checked under the lock: the write lock is never held while a game replays. Every change
+locks the game row (``SELECT … FOR UPDATE`` on PostgreSQL; SQLite's
 write lock is taken at BEGIN), checks the form's idempotency token and the sheet
 version it was drawn from, then bumps the version. The caller commits (and answers an
 ``IntegrityError`` on a used token by looking it up with ``duplicate_of``).
@@ -20,11 +24,11 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from flask import abort, current_app
-from sqlalchemy import func, select
+from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
-from ..db import get_session
+from ..db import begin_writing, get_session, rollback_to_reading
 from ..hands.repeat import same_hand
 from ..hands.stored import StoredHand, stored_hand
 from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
@@ -45,9 +49,24 @@ class Full(GameOver):
     entries: nothing more is saved in it, so its export imports again."""
 
 
+def hand_count(game: Game) -> int:
+    """How many hands ``game`` holds: counted by the database while its hands are not
+    loaded (a save to a long game reads none of them)."""
+    db = object_session(game)
+    if db is None or _hands_read(game):
+        return len(game.hands)
+    return db.scalar(select(func.count()).where(Hand.game_id == game.id)) or 0
+
+
+def _hands_read(game: Game) -> bool:
+    """Whether ``game``'s hands are in memory: read, or a new game's own."""
+    state = inspect(game)
+    return not state.persistent or "hands" in state.dict
+
+
 def check_room(game: Game, *, new_hand: bool = False) -> None:
     """Raise ``Full`` when ``game`` can take no more changes (or, ``new_hand``, hands)."""
-    if new_hand and len(game.hands) >= limits.MOST_HANDS:
+    if new_hand and hand_count(game) >= limits.MOST_HANDS:
         raise Full
     db = object_session(game)
     if db is None:  # a game being created: its history is empty
@@ -91,8 +110,9 @@ class WouldMove(Exception):
         self.last = last
 
 
-def lock_game(db: Session, game_id: str) -> Game | None:
-    """The game with its hands, locked against other writers until the transaction ends.
+def lock_game(db: Session, game_id: str, *, hands: bool = True) -> Game | None:
+    """The game with its hands (``hands=False``: without, for adding one), locked
+    against other writers until the transaction ends.
 
     On PostgreSQL the hands are read by a second statement, after the lock is held: a
     join in the locking statement would see the hands as they were before the wait
@@ -102,10 +122,13 @@ def lock_game(db: Session, game_id: str) -> Game | None:
     statement = (
         select(Game)
         .where(Game.id == game_id)
-        .options(joinedload(Game.hands) if joined else selectinload(Game.hands))
         .with_for_update(of=Game)
         .execution_options(populate_existing=True)
     )
+    if hands:
+        statement = statement.options(
+            joinedload(Game.hands) if joined else selectinload(Game.hands)
+        )
     return db.scalars(statement).unique().first()
 
 
@@ -132,6 +155,7 @@ class WithNewHand:
 
     game: GameData
     inputs: StoredHand
+    number: int | None = None  # where it goes (a restored hand): None, after the last
 
     @property
     def id(self) -> str:
@@ -183,8 +207,11 @@ class WithNewHand:
 
     @property
     def hands(self) -> Sequence[HandData]:
-        """The stored hands, then the new one."""
-        return [*self.game.hands, NewHand(len(self.game.hands) + 1, dict(self.inputs))]
+        """The stored hands with the new one at its place (the ones after it move on)."""
+        stored = list(self.game.hands)
+        at = len(stored) + 1 if self.number is None else self.number
+        later = [NewHand(hand.number + 1, dict(hand.inputs)) for hand in stored[at - 1:]]
+        return [*stored[:at - 1], NewHand(at, dict(self.inputs)), *later]
 
 
 def check_repeat(db: Session, game: Game, inputs: StoredHand, token: str | None) -> None:
@@ -192,17 +219,29 @@ def check_repeat(db: Session, game: Game, inputs: StoredHand, token: str | None)
     less than the ``REPEAT_WINDOW`` setting ago (a minute: no real deal is played,
     scored and entered again so soon; ``hands.repeat`` says what repeats, per kind). A
     form sent again with the token that saved that hand is not asked about: ``add_hand``
-    answers it with the hand it saved. A check before the save: it changes nothing."""
+    answers it with the hand it saved. A check before the save, made on the game locked
+    for it (``lock_again``): it changes nothing, and reads only the last hand when the
+    game's hands were not read (``hands=False``)."""
     window: timedelta = current_app.config["REPEAT_WINDOW"]
-    if not game.hands or not window:
+    if not window:
         return
-    last = max(game.hands, key=lambda hand: hand.number)
+    last = _last_hand(db, game)
+    if last is None:
+        return
     saved = last.updated_at if last.updated_at.tzinfo else last.updated_at.replace(tzinfo=UTC)
     if now_utc() - saved >= window or not same_hand(last.inputs, inputs):
         return
     if duplicate_of(db, game, token) is not None:
         return
     raise Repeated(last.number)
+
+
+def _last_hand(db: Session, game: Game) -> Hand | None:
+    """The game's last hand, from its hands when they were read, else from the database."""
+    if _hands_read(game):
+        return max(game.hands, key=lambda hand: hand.number, default=None)
+    query = select(Hand).where(Hand.game_id == game.id).order_by(Hand.number.desc()).limit(1)
+    return db.scalars(query).first()
 
 
 def check_version(game: GameData, version: int | None) -> None:
@@ -239,8 +278,11 @@ def add_hand(
         if earlier is not None and earlier.hand_number is not None:
             return earlier.hand_number, False
         raise
-    number = len(game.hands) + 1
-    game.hands.append(Hand(number=number, inputs=dict(inputs)))
+    number = hand_count(game) + 1
+    if _hands_read(game):
+        game.hands.append(Hand(number=number, inputs=dict(inputs)))
+    else:  # the hands were not read: the new one is added beside them
+        db.add(Hand(game_id=game.id, number=number, inputs=dict(inputs)))
     if token:
         db.add(Submission(game_id=game.id, key=token, hand_number=number))
     _record(game, "add", number, None, dict(inputs), by)
@@ -304,23 +346,24 @@ def restorable(changes: list[Change]) -> set[int]:
     }
 
 
-def restore_hand(
-    db: Session,
-    game: Game,
-    change_id: int,
-    *,
-    version: int | None,
-    by: str,
-    finished: Callable[[Game], bool],
-    moving: bool = False,
-) -> tuple[int, StoredHand]:
-    """Put an undone or deleted hand back, exactly as it was entered: an undone hand as
-    the last hand again, a deleted one at its old number (the hands from there on move
-    down one: ``WouldMove`` unless ``moving`` says the player agreed). Returns its
-    number and inputs; the caller replays the game to check it still fits, and
-    commits."""
-    check_version(game, version)
-    check_room(game, new_hand=True)
+@dataclass(frozen=True)
+class Restoring:
+    """What restoring a history entry puts back: the hand's number and inputs, and the
+    entry's position in the history."""
+
+    number: int
+    inputs: StoredHand
+    position: int
+
+
+def restoring(
+    game: Game, change_id: int, *, finished: Callable[[Game], bool], moving: bool = False
+) -> Restoring:
+    """What restoring entry ``change_id`` of ``game`` would put back, changing nothing:
+    an undone hand as the last hand again, a deleted one at its old number. Raises
+    ``NotRestorable``, (a new last hand of a game that is over) ``GameOver``, or (a
+    deleted hand whose place other hands hold now) ``WouldMove`` unless ``moving`` says
+    the player agreed to move them down one."""
     changes = list(game.changes)
     position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
     if position is None or changes[position].id not in restorable(changes):
@@ -336,11 +379,31 @@ def restore_hand(
         raise GameOver
     if number <= count and not moving:
         raise WouldMove(number, count)
+    return Restoring(number, stored_hand(dict(source.before)), position)
+
+
+def restore_hand(
+    db: Session,
+    game: Game,
+    change_id: int,
+    *,
+    version: int | None,
+    by: str,
+    finished: Callable[[Game], bool],
+    moving: bool = False,
+) -> tuple[int, StoredHand]:
+    """Put an undone or deleted hand back, exactly as it was entered (``restoring``; the
+    hands from its number on move down one: ``WouldMove`` unless ``moving`` says the
+    player agreed). Returns its number and inputs; the caller has replayed the game with
+    it (``WithNewHand``) to check it still fits, and commits."""
+    check_version(game, version)
+    check_room(game, new_hand=True)
+    plan = restoring(game, change_id, finished=finished, moving=moving)
+    number, inputs, position = plan.number, plan.inputs, plan.position
     for later in sorted(game.hands, key=lambda hand: hand.number, reverse=True):
         if later.number >= number:
             later.number += 1
             db.flush()  # one at a time, from the end: the numbers stay unique
-    inputs = stored_hand(dict(source.before))
     game.hands.insert(number - 1, Hand(number=number, inputs=inputs))
     _record(game, "restore", number, {"restores": position}, dict(inputs), by)
     return number, inputs
@@ -383,6 +446,28 @@ def load(game_id: str) -> tuple[Game, Variant]:
     if game is None:
         abort(404)
     return game, variant_for(game)
+
+
+def read_for_change(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:
+    """The game as stored (404 if unknown), read for a change without taking any lock
+    (on SQLite through the reader's connections); ``editing`` refuses browsers that only
+    watch. Replay it and check the form on it, then ``lock_again`` for the write."""
+    rollback_to_reading()
+    game, variant = load(game_id)
+    if editing:
+        access.require_edit(game)
+    return game, variant
+
+
+def lock_again(game: GameData, *, hands: bool = True) -> Game:
+    """The game ``read_for_change`` read, locked for the write in the writer's session
+    (404 if it was deleted meanwhile), with its hands or (``hands=False``, adding one)
+    without. Its version may have moved on since: the change's ``version`` check, under
+    the lock, tells."""
+    again = lock_game(begin_writing(), game.id, hands=hands)
+    if again is None:
+        abort(404)
+    return again
 
 
 def locked(game_id: str, *, editing: bool = True) -> tuple[Game, Variant]:

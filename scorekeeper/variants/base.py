@@ -23,6 +23,7 @@ from ..scoring import Rules
 from ..scoring.citations import outcome_rule
 from .answers import SheetJson
 from .replay import game_rules
+from .sheet_cache import kept_sheet
 from .wording import Clause, gin_clauses
 
 
@@ -96,7 +97,12 @@ class Variant:
 
     # --- replaying ------------------------------------------------------------------
     def sheet(self, game: GameData) -> Sheet:
-        """The game's hands replayed through the engine."""
+        """The game's hands replayed through the engine, once per version of a stored
+        game (``sheet_cache``)."""
+        return kept_sheet(game, lambda: self.replay(game))
+
+    def replay(self, game: GameData) -> Sheet:
+        """Replay the game's hands (every call does it again: ask ``sheet``)."""
         raise NotImplementedError
 
     def check(self, game: GameData, inputs: StoredHand) -> None:

@@ -112,7 +112,7 @@ class GinVariant(Variant):
             return dict(game.setup)
         return {"dealer": 1 - winner}
 
-    def sheet(self, game: GameData) -> Sheet:  # a GinSheet; subclasses replay their own way
+    def replay(self, game: GameData) -> Sheet:  # a GinSheet; subclasses replay their own way
         """Replay the hands (``replay.gin_sheet``)."""
         return gin_sheet(game)
 

@@ -121,7 +121,7 @@ class HollywoodVariant(GinVariant):
             return dict(game.setup)
         return {"dealer": 1 - leader}
 
-    def sheet(self, game: GameData) -> HollywoodSheet:
+    def replay(self, game: GameData) -> HollywoodSheet:
         """Replay the hands into the columns."""
         return hollywood_sheet(game)
 

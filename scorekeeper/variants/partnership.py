@@ -181,7 +181,7 @@ class PartnershipVariant(Variant):
     hand_word = _l("Deal")
     hand_noun = _l("deal")
 
-    def sheet(self, game: GameData) -> PartnershipSheet:
+    def replay(self, game: GameData) -> PartnershipSheet:
         """Replay the deals (``scoring.partnership``)."""
         return partnership_sheet(game)
 

@@ -238,7 +238,7 @@ class RemiVariant(Variant):
             return dict(game.setup)
         return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
 
-    def sheet(self, game: GameData) -> RemiSheet:
+    def replay(self, game: GameData) -> RemiSheet:
         """Replay the deals."""
         return remi_sheet(game)
 

@@ -136,7 +136,7 @@ class ThreeHandVariant(GinVariant):
         captain = max(others, key=lambda seat: played.totals[seat])  # ties: the next seat
         return {"box": box, "captain": captain}
 
-    def sheet(self, game: GameData) -> ThreeHandSheet:
+    def replay(self, game: GameData) -> ThreeHandSheet:
         """Replay the hands (``scoring.three_hand``)."""
         return three_hand_sheet(game)
 

@@ -19,10 +19,12 @@ pytestmark = pytest.mark.browser
 
 
 @pytest.fixture
-def app(make_app: Any) -> Flask:
-    """The app as it runs: a repeated hand within a minute is asked about."""
-    application: Flask = make_app(REPEAT_WINDOW=timedelta(minutes=1))
-    return application
+def app(app: Flask) -> Flask:
+    """The app as it runs: a repeated hand within a minute is asked about. The served
+    app's own setting (``live_url`` serves the worker's app, not one built apart); the
+    conftest's ``app`` puts it back after the test."""
+    app.config["REPEAT_WINDOW"] = timedelta(minutes=1)
+    return app
 
 
 def reopened(browser: Any, context: Any, width: int = 390) -> Any:
