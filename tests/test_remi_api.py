@@ -277,7 +277,7 @@ def test_six_cards_are_refused_at_that_player(client: FlaskClient) -> None:
     assert errors(response) == [
         (
             "players[0].hand",
-            "A went out, so he holds at least 7 cards besides the final discard "
+            "A went out, so they hold at least 7 cards besides the final discard "
             "(table and hand); cards entered: 6",
         )
     ]

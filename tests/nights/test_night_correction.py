@@ -73,3 +73,23 @@ def test_a_result_never_corrected_reads_as_confirmed(client: FlaskClient, app: F
     said = text(client.get(f"/g/{table.game_id}").get_data(as_text=True))
     assert "The result is confirmed: 0 – 110. It counts for the night." in said
     assert "corrected" not in said
+
+
+def test_the_results_file_marks_a_corrected_result_and_its_reason(
+    client: FlaskClient, app: Flask
+) -> None:
+    import csv
+
+    night_id = start(client, f"{ANN}\n{BOB}")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    play_out(client, table.game_id, 0)
+    client.post(f"/g/{table.game_id}/confirm")
+    client.post(f"/n/{night_id}/rounds/1/tables/1/result", data={
+        "what": "correct", "c-points_a": "150", "c-points_b": "50", "c-winner": "a",
+        "c-shutout": "", "c-reason": "Hand 2 was written down wrong"})
+    body = client.get(f"/n/{night_id}/results.csv?lang=en").data.decode("utf-8")
+    rows = list(csv.reader(io.StringIO(body[1:])))
+    assert rows[0][-3:] == ["state", "corrected", "reason"]
+    assert rows[1] == ["1", "1", ANN, BOB, "150", "50", ANN, "no", "no", "confirmed", "yes",
+                       "Hand 2 was written down wrong"]

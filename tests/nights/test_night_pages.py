@@ -128,7 +128,8 @@ def test_the_results_file_speaks_the_readers_language(client: FlaskClient) -> No
     assert body.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(body[1:])))
     assert rows[0] == ["тур", "стол", "первый", "второй", "очки первого", "очки второго",
-                       "победитель", "сухая партия", "неявка", "состояние"]
+                       "победитель", "сухая партия", "неявка", "состояние", "исправлено",
+                       "причина"]
     standings = rows[rows.index([]) + 1]
     assert standings == ["место", "игрок", "очки матча", "сыграно", "победы", "ничьи",
                          "поражения", "пропуски тура", "выигранные партии", "сухие победы",
@@ -146,8 +147,8 @@ def test_the_results_file_speaks_the_readers_language(client: FlaskClient) -> No
     client.post(f"/g/{table.game_id}/confirm")
     body = client.get(f"/n/{night_id}/results.csv?lang=ru").data.decode("utf-8")
     first = next(row for row in csv.reader(io.StringIO(body[1:])) if row[1] == "1")
-    assert first[4:] == ["110", "0", table.a, "нет", "нет", "подтверждена"]
+    assert first[4:] == ["110", "0", table.a, "нет", "нет", "подтверждена", "нет", ""]
     persian = client.get(f"/n/{night_id}/results.csv?lang=fa").data.decode("utf-8")
     first = next(row for row in csv.reader(io.StringIO(persian[1:])) if row[1] == "1")
-    assert first[7:] == ["نه", "نه", "تأییدشده"]
+    assert first[7:] == ["نه", "نه", "تأییدشده", "نه", ""]
     assert client.get(f"/n/{night_id}/results.csv?lang=xx").status_code == 400

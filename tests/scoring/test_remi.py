@@ -291,7 +291,7 @@ def test_eight_cards_are_accepted() -> None:
         (
             shown("Ann", "2H 3H 4H KC KD KS", went_out=True, final_discard="AD"),
             "players.0.hand",
-            "Ann went out, so he holds at least 7 cards besides the final discard "
+            "Ann went out, so they hold at least 7 cards besides the final discard "
             "(table and hand); cards entered: 6",
         ),
     ],
