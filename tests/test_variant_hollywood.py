@@ -266,6 +266,7 @@ def test_the_printed_sheet_holds_names_points_and_every_games_finals(
     from scorekeeper.models import Game
     from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
+    from scorekeeper.variants.window import SHEET_PAGE, Window
 
     game_id = new_hollywood(client, players=("Anastasia", "Bob"))
     for seat, points in EXAMPLE:
@@ -274,7 +275,8 @@ def test_the_printed_sheet_holds_names_points_and_every_games_finals(
     with app.test_request_context():
         game = get_session().get(Game, game_id)
         data = render_pdf(
-            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=False
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4",
+            window=Window.of(len(game.hands), None, size=SHEET_PAGE), appendix=False
         )
     text = pdf_text(data)
     assert "Anastasia" in text and "Bob" in text and "Hollywood gin" in text

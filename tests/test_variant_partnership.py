@@ -249,6 +249,7 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
     from scorekeeper.models import Game
     from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
+    from scorekeeper.variants.window import SHEET_PAGE, Window
 
     game_id = new_partnership(client)
     for deal in PARTNERSHIP_DEALS:
@@ -257,7 +258,8 @@ def test_the_printed_sheet_holds_teams_tables_points_and_finals(
     with app.test_request_context():
         game = get_session().get(Game, game_id)
         data = render_pdf(
-            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=True
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4",
+            window=Window.of(len(game.hands), None, size=SHEET_PAGE), appendix=True
         )
     text = pdf_text(data)
     assert "Partnership gin" in text and "Ann & Cid" in text and "Bob & Dan" in text

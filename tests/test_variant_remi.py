@@ -22,6 +22,7 @@ from helpers import (
     version_of,
 )
 
+from scorekeeper.variants.window import SHEET_PAGE, Window
 from tests.examples import SECTION_8
 
 FOUR = ("Ann", "Bob", "Cy", "Dee")
@@ -572,7 +573,9 @@ def test_the_printed_sheet_holds_names_deal_scores_and_finals(
         game = get_session().get(Game, game_id)
         assert game is not None
         sheet = variant.sheet(game)
-    text = pdf_text(render(app, variant.pdf_template, game=game, sheet=sheet, appendix=True))
+    window = Window.of(len(game.hands), None, size=SHEET_PAGE)
+    text = pdf_text(render(app, variant.pdf_template, game=game, sheet=sheet, appendix=True,
+                           window=window))
     for name in ("Anastasia", "Bob", "Cy", "Dee"):
         assert name in text
     assert "Indonesian Remi" in text and "2 deals" in text

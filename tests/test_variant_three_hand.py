@@ -226,6 +226,7 @@ def test_the_printed_sheet_holds_names_roles_points_and_finals(
     from scorekeeper.models import Game
     from scorekeeper.printing.render import render_pdf
     from scorekeeper.variants import VARIANTS
+    from scorekeeper.variants.window import SHEET_PAGE, Window
 
     game_id = new_three_hand(client, target="70")
     quick_three_hand(client, game_id, "knock", CAPTAIN, 4, 20)  # Y +16
@@ -234,7 +235,8 @@ def test_the_printed_sheet_holds_names_roles_points_and_finals(
     with app.test_request_context():
         game = get_session().get(Game, game_id)
         data = render_pdf(
-            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4", appendix=True
+            variant.pdf_template, game=game, sheet=variant.sheet(game), paper="A4",
+            window=Window.of(len(game.hands), None, size=SHEET_PAGE), appendix=True
         )
     lines = pdf_lines(data)
     assert "Three-hand gin" in lines[1]
