@@ -24,26 +24,39 @@ def text(html: str) -> str:
     return " ".join(unescape(re.sub(r"<[^>]+>", "", html)).split())
 
 
+def confirmed(client: FlaskClient, app: Flask, winner: int) -> tuple[str, str]:
+    """A night of one table whose ``winner`` seat won 110 to 0, confirmed: its id and the
+    table's game."""
+    night_id = start(client, f"{ANN}\n{BOB}")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    game_id = tables(app, night_id, 1)[0].game_id
+    assert game_id is not None
+    play_out(client, game_id, winner)
+    assert client.post(f"/g/{game_id}/confirm").status_code == 302
+    return night_id, game_id
+
+
+def correct(client: FlaskClient, night_id: str) -> None:
+    """The organiser corrects table 1 to 150 – 50, with a reason."""
+    corrected = client.post(f"/n/{night_id}/rounds/1/tables/1/result", data={
+        "what": "correct", "c-points_a": "150", "c-points_b": "50", "c-winner": "a",
+        "c-shutout": "", "c-reason": "Hand 2 was written down wrong"})
+    assert corrected.status_code == 302, corrected.get_data(as_text=True)
+
+
 def test_a_corrected_result_reaches_the_tables_sheet_and_the_results(
     client: FlaskClient, app: Flask
 ) -> None:
-    night_id = start(client, f"{ANN}\n{BOB}")
-    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
-    (table,) = tables(app, night_id, 1)
-    play_out(client, table.game_id, 0)  # Алексей wins 110 to 0
-    assert client.post(f"/g/{table.game_id}/confirm").status_code == 302
+    night_id, game_id = confirmed(client, app, 0)  # Алексей wins 110 to 0
     # The correction form names the players, not "the first" and "the second".
     form = text(client.get(f"/n/{night_id}/rounds/1/tables/1/result").get_data(as_text=True))
     assert f"Points of {ANN}" in form and f"Points of {BOB}" in form
     assert f"Winner {ANN} {BOB} Nobody (a draw)" in form
     assert f"Who forfeits {ANN} {BOB}" in form
     assert "the first" not in form.lower()
-    corrected = client.post(f"/n/{night_id}/rounds/1/tables/1/result", data={
-        "what": "correct", "c-points_a": "150", "c-points_b": "50", "c-winner": "a",
-        "c-shutout": "", "c-reason": "Hand 2 was written down wrong"})
-    assert corrected.status_code == 302, corrected.get_data(as_text=True)
+    correct(client, night_id)
     # The table's sheet: the corrected result, what it was, and why.
-    sheet = client.get(f"/g/{table.game_id}").get_data(as_text=True)
+    sheet = client.get(f"/g/{game_id}").get_data(as_text=True)
     box = re.search(r'<section class="night-result".*?</section>', sheet, re.S)
     assert box, sheet
     said = text(box.group(0))
@@ -65,12 +78,8 @@ def test_a_corrected_result_reaches_the_tables_sheet_and_the_results(
 
 
 def test_a_result_never_corrected_reads_as_confirmed(client: FlaskClient, app: Flask) -> None:
-    night_id = start(client, f"{ANN}\n{BOB}")
-    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
-    (table,) = tables(app, night_id, 1)
-    play_out(client, table.game_id, 1)
-    client.post(f"/g/{table.game_id}/confirm")
-    said = text(client.get(f"/g/{table.game_id}").get_data(as_text=True))
+    _night_id, game_id = confirmed(client, app, 1)
+    said = text(client.get(f"/g/{game_id}").get_data(as_text=True))
     assert "The result is confirmed: 0 – 110. It counts for the night." in said
     assert "corrected" not in said
 
@@ -80,14 +89,8 @@ def test_the_results_file_marks_a_corrected_result_and_its_reason(
 ) -> None:
     import csv
 
-    night_id = start(client, f"{ANN}\n{BOB}")
-    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
-    (table,) = tables(app, night_id, 1)
-    play_out(client, table.game_id, 0)
-    client.post(f"/g/{table.game_id}/confirm")
-    client.post(f"/n/{night_id}/rounds/1/tables/1/result", data={
-        "what": "correct", "c-points_a": "150", "c-points_b": "50", "c-winner": "a",
-        "c-shutout": "", "c-reason": "Hand 2 was written down wrong"})
+    night_id, _game_id = confirmed(client, app, 0)
+    correct(client, night_id)
     body = client.get(f"/n/{night_id}/results.csv?lang=en").data.decode("utf-8")
     rows = list(csv.reader(io.StringIO(body[1:])))
     assert rows[0][-3:] == ["state", "corrected", "reason"]
