@@ -20,7 +20,7 @@ SYSTEM_PACKAGES := libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-de
 # reading the QR codes back, the PostgreSQL server (its throwaway one, tests/conftest.py).
 TEST_PACKAGES := chromium poppler-utils zbar-tools postgresql
 
-.PHONY: run test check lint bench system-deps test-system-deps translations catalogs clean
+.PHONY: run test check lint lint-js bench system-deps test-system-deps translations catalogs clean
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -56,9 +56,13 @@ test-system-deps:
 run: $(STAMP) system-deps catalogs
 	$(VENV)/bin/scorekeeper serve --host=$(HOST) --port=$(PORT) $(if $(WORKERS),--workers=$(WORKERS))
 
-lint: $(TEST_STAMP)
+lint: $(TEST_STAMP) lint-js
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+
+# ESLint on every script the browser runs (eslint.config.js says how each is read).
+lint-js: node_modules/.package-lock.json
+	npx --no-install eslint
 
 # The whole suite on SQLite (the package's doctests and the engine's tests included),
 # then on PostgreSQL the tests a database can change (tests/conftest.py says which):
@@ -74,7 +78,8 @@ test: $(TEST_STAMP) test-system-deps catalogs lint node_modules/.package-lock.js
 check: $(TEST_STAMP) catalogs lint
 	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not browser and not slow"
 
-# axe-core for tests/browser/test_accessibility.py, at the version package-lock.json pins.
+# axe-core for tests/browser/test_accessibility.py and ESLint, at the versions
+# package-lock.json pins.
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund
 

@@ -27,17 +27,17 @@
     try {
       var draft = JSON.parse(localStorage.getItem(PREFIX + key) || "null");
       return draft && draft.fields ? draft : null;
-    } catch (e) {
+    } catch {
       return null;
     }
   }
 
   function write(key, draft) {
-    try { localStorage.setItem(PREFIX + key, JSON.stringify(draft)); } catch (e) { /* full, or private mode */ }
+    try { localStorage.setItem(PREFIX + key, JSON.stringify(draft)); } catch { /* full, or private mode */ }
   }
 
   function drop(key) {
-    try { localStorage.removeItem(PREFIX + key); } catch (e) { /* private mode */ }
+    try { localStorage.removeItem(PREFIX + key); } catch { /* private mode */ }
   }
 
   function storedKeys() {
@@ -47,7 +47,7 @@
         var name = localStorage.key(i);
         if (name && name.indexOf(PREFIX) === 0) keys.push(name.slice(PREFIX.length));
       }
-    } catch (e) { /* private mode */ }
+    } catch { /* private mode */ }
     return keys;
   }
 

@@ -101,7 +101,7 @@ function noStore(response) {
   return directives.some((d) => d.trim() === "no-store");
 }
 
-// --- hands kept while the server cannot be reached (the page's app.js shares the store) --
+// --- hands kept while the server cannot be reached (the page's app/store.js shares the store)
 function openKept() {
   return new Promise((resolve, reject) => {
     const req = indexedDB.open("scorekeeper", 1);
@@ -148,8 +148,8 @@ async function keepHand(item) {
 // site may post to the app too; sent, the server refuses it (no CSRF token), and kept,
 // its values would come back into this phone's form as "Correct it".
 function fromOurForm(request, fields) {
-  let origin = null;
-  try { origin = new URL(request.referrer).origin; } catch (noReferrer) { return false; }
+  let origin;
+  try { origin = new URL(request.referrer).origin; } catch { return false; }  // no referrer
   return origin === self.location.origin && fields.some((f) => f[0] === "token" && f[1]);
 }
 
@@ -165,7 +165,7 @@ async function sendOrKeep(request, url, game) {
       for (const [name, value] of data.entries()) {
         if (typeof value === "string") fields.push([name, value]);
       }
-    } catch (unreadable) {
+    } catch {  // no form in its body
       throw error;
     }
     if (!fromOurForm(copy, fields)) throw error;
