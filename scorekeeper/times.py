@@ -1,12 +1,12 @@
 """Dates and times as the reader reads them: in the reader's time zone, in the page's
 language, and on Persian pages and prints in the Solar Hijri calendar.
 
-The server learns the reader's zone from the ``tz`` cookie static/app.js sets from the
-browser's own (``Intl.DateTimeFormat().resolvedOptions().timeZone``); without it a
-time is written in UTC and says so ("13:30 UTC"). On a page a time is a
-``<time datetime="…Z" data-local>`` that app.js writes again in the browser's zone with
-``Intl.DateTimeFormat``, in the same styles (a medium date, a short time), so a page
-reads the same before and after its script. A print has no script: the cookie dates it.
+The server learns the reader's zone from the ``tz`` cookie static/app/times.js sets
+from the browser's own (``Intl.DateTimeFormat().resolvedOptions().timeZone``); without
+it a time is written in UTC and says so ("13:30 UTC"). On a page a time is a
+``<time datetime="…Z" data-local>`` that the same module writes again in the browser's
+zone with ``Intl.DateTimeFormat``, in the same styles (a medium date, a short time), so
+a page reads the same before and after its script. A print has no script: the cookie dates it.
 
 Digits are Latin in every language, as everywhere else in the app.
 """

@@ -304,7 +304,7 @@ def test_make_run_prints_the_urls(make_app: Any, tmp_path: Path) -> None:
 def test_the_card_page_says_in_its_language_that_a_hand_it_could_not_send_is_kept(
     app: Flask, language: str, kept: str
 ) -> None:
-    """What static/app.js shows on the card-entry page when no service worker is there
+    """What static/app/offline.js shows on the card-entry page when no service worker is there
     and the server cannot be reached (tests/browser/test_offline.py shows it)."""
     game = new_game(app.test_client())
     editor = as_editor(app, game)

@@ -5,8 +5,8 @@
  * phone (localStorage) at every change. A reload, a language switch or a page the
  * server refused shows the form again with the draft put back, and a line saying so
  * with a button that clears it. Sending the form marks its draft as sent: the next page
- * of the same game drops it (the hand was saved, or app.js keeps it in its queue of
- * hands to send) unless that page is the form refused again. Only what the player types
+ * of the same game drops it (the hand was saved, or app/offline.js keeps it in its queue
+ * of hands to send) unless that page is the form refused again. Only what the player types
  * is kept, never the form's hidden version and token: those stay the page's own.
  *
  * Error summary: the focus moves to a refused form's summary ([data-error-summary],
@@ -114,7 +114,7 @@
     return changed.length > 0;
   }
 
-  /* Tell the other scripts (forms.js, the card picker, app.js) the fields changed;
+  /* Tell the other scripts (forms.js, the card picker, app/offline.js) the fields changed;
      ``typing``: as if typed (a draft put back), else only that they changed. */
   function announce(elements, typing) {
     quiet = true;
@@ -152,7 +152,7 @@
     form.addEventListener("input", typed);
     form.addEventListener("change", typed);
     form.addEventListener("submit", function () { save(form, true); });
-    // "Clear" and a hand app.js kept to send later empty the form: the draft goes too.
+    // "Clear" and a hand app/offline.js kept to send later empty the form: the draft goes too.
     form.addEventListener("reset", function () {
       drop(key);
       var line = form.querySelector(".draft-note");

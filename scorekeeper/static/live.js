@@ -9,8 +9,8 @@
  * still checked against the sheet the player saw, and a notice near Save says what
  * changed. Errors back off up to half a minute; while the server cannot be reached at
  * all (the phone still thinks it is online) the page says so: "scorekeeper:unreachable",
- * which app.js shows as "offline — as of" the last time it did. Without JavaScript a
- * reload does it.
+ * which app/network.js shows as "offline — as of" the last time it did. Without
+ * JavaScript a reload does it.
  */
 (function () {
   "use strict";
@@ -180,8 +180,8 @@
       .then(
         function () {
           delay = INTERVAL;
-          // The server answered: what the page shows is the game as it is now (app.js
-          // takes "offline — as of" off a copy that came from the phone's cache).
+          // The server answered: what the page shows is the game as it is now
+          // (app/network.js takes "offline — as of" off a copy from the phone's cache).
           document.dispatchEvent(new CustomEvent("scorekeeper:current"));
         },
         function (error) {
