@@ -161,6 +161,10 @@ def test_the_service_worker_is_served_at_the_root_and_keeps_the_apps_files(
     assets = json.loads(found.group(1))
     for name in ("style.css", "app.js", "picker.js", "icons/icon-192.png", "icons/icon.svg"):
         assert f"/static/{name}" in assets
+    # The modules app.js imports: a page opened offline runs them from the phone's copy.
+    for name in ("worker", "offline", "store", "handform", "send", "pending", "network",
+                 "wakelock", "times"):
+        assert f"/static/app/{name}.js" in assets
     for asset in assets:
         fetched = client.get(asset)
         assert fetched.status_code == 200, asset
