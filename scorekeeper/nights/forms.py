@@ -177,6 +177,13 @@ class ForfeitForm(FlaskForm):
                          validators=[InputRequired(), Length(max=200), Text()])
 
 
+class ReopenForm(FlaskForm):
+    """The organiser reopens a confirmed table, with a reason for the history."""
+
+    reason = StringField(_l("Reason (kept in the night's history)"),
+                         validators=[InputRequired(), Length(max=200), Text()])
+
+
 def name_the_sides(correct: CorrectForm, forfeit: ForfeitForm, a: str, b: str) -> None:
     """Each side of a table by its entrant's name, where the forms' defaults say "the
     first" and "the second"."""
