@@ -391,7 +391,11 @@ def restoring(
     an undone hand as the last hand again, a deleted one at its old number. Raises
     ``NotRestorable``, (a new last hand of a game that is over) ``GameOver``, or (a
     deleted hand whose place other hands hold now) ``WouldMove`` unless ``moving`` says
-    the player agreed to move them down one."""
+    the player agreed to move them down one. A settled game restores nothing
+    (``Settled``), whatever the entry."""
+    db = object_session(game)
+    if db is not None:
+        check_open(db, game)
     changes = list(game.changes)
     position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
     if position is None or changes[position].id not in restorable(changes):
