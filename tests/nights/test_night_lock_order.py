@@ -1,9 +1,10 @@
-"""A confirmation and the organiser's correction of the same table at the same moment:
-both take the night's lock before the table's row, so one waits for the other and
-neither deadlocks; the confirmation that comes second counts nothing and the corrected
-result stands. A confirmation and a save to the table's game: the confirmation locks the
-game after the night, so it waits for the save and counts the game as saved. On PostgreSQL, where rows are locked one by one (SQLite writes one
-transaction at a time: no deadlock to have)."""
+"""A confirmation and the organiser's correction of the same table at the same moment: both
+take the night's lock before the table's row, so one waits for the other and neither
+deadlocks; the confirmation that comes second counts nothing and the corrected result
+stands. A confirmation and a save to the table's game: the confirmation locks the game
+after the night, so it waits for the save and counts the game as saved. On PostgreSQL,
+where rows are locked one by one (SQLite writes one transaction at a time: no deadlock
+to have)."""
 
 from __future__ import annotations
 
