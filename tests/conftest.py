@@ -85,6 +85,7 @@ ON_POSTGRESQL = frozenset({
     "tests/nights/test_night_live.py", "tests/nights/test_night_of_deals.py",
     "tests/nights/test_night_pages.py", "tests/nights/test_night_rulings.py",
     "tests/nights/test_night_killed.py", "tests/nights/test_night_lock_order.py",
+    "tests/nights/test_night_confirmed.py",
 })
 ROOT = Path(__file__).resolve().parents[1]
 # pg_ctl of the newest PostgreSQL server installed, run as the postgres user when the

@@ -339,3 +339,33 @@ def test_a_group_with_no_game_yet_imports_again(client: FlaskClient, app: Flask)
     # A file of no game, group or night still says so.
     empty = upload(client, json.dumps({"games": []}).encode())
     assert "the file holds no game" in empty.get_data(as_text=True)
+
+
+def test_a_reopened_table_comes_back_with_its_reason(client: FlaskClient, app: Flask) -> None:
+    """A table confirmed, reopened with a reason and left open: the reopening, the
+    result it took back and the reason come back, and the table is still open."""
+    night_id = start(client, "Ann\nBob")
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    (table,) = tables(app, night_id, 1)
+    play_out(client, table.game_id, 0)
+    assert client.post(f"/g/{table.game_id}/confirm").status_code == 302
+    reopened = client.post(f"/n/{night_id}/rounds/1/tables/1/reopen",
+                           data={"r-reason": "Hand 2 was 40, not 50"})
+    assert reopened.status_code == 302
+    (night_doc,) = exported(client, night_id)["nights"]
+    reopen = night_doc["history"][-1]
+    assert {k: reopen[k] for k in ("action", "round", "table", "before", "after", "reason",
+                                   "by")} == {
+        "action": "reopen", "round": 1, "table": 1,
+        # Classic counts no shutout: the bonus is off.
+        "before": {"points_a": 110, "points_b": 0, "winner": "a", "shutout": False,
+                   "forfeit": None},
+        "after": None, "reason": "Hand 2 was 40, not 50", "by": "organiser"}
+    new_id, _secret = imported(client, exported(client, night_id))
+    copy_ = night_of(app, new_id)
+    assert [(c.action, c.before, c.reason) for c in copy_.changes][-2:] == [
+        ("reopen", reopen["before"], "Hand 2 was 40, not 50"), ("import", None, "")]
+    assert [(t.result, t.confirmed_at) for t in copy_.tables] == [(None, None)]
+    history = client.get(f"/n/{new_id}/history").get_data(as_text=True)
+    assert "Round 1, table 1: reopened. It was 110 – 0." in history
+    assert "Reason: Hand 2 was 40, not 50" in history

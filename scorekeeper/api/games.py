@@ -14,7 +14,7 @@ from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy.exc import IntegrityError
 
 from .. import limits
-from ..db import get_session
+from ..db import get_session, rollback_session
 from ..jsonbody import ApiError, fail, json_object, rules_from_json
 from ..models import Game, Group
 from ..money import currency_code
@@ -32,10 +32,24 @@ from . import bodies, bp
 # Says a hand that repeats the last one is meant (``X-Confirm: repeat``).
 CONFIRM_HEADER = "X-Confirm"
 
+# Why a change to a club night's table whose result is confirmed is refused.
+SETTLED = ("the result of this table is confirmed, so its game takes no more changes; the "
+           "night's organiser can reopen the table")
+
 # How many times a save reads and replays the game again when another hand was saved
 # between its replay and its write: each time, another save got through, so no more
 # than the phones saving to one game at once.
 SAVE_ATTEMPTS = 30
+
+
+def _settled(_exc: service.Settled) -> tuple[Response, int]:
+    """A change to a club night's table whose result is confirmed (409)."""
+    rollback_session()
+    errors = [{"where": "game", "message": SETTLED}]
+    return jsonify(errors=errors), 409
+
+
+bp.register_error_handler(service.Settled, _settled)
 
 
 @bp.post("/games")

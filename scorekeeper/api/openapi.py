@@ -180,10 +180,11 @@ def refused(*statuses: str) -> dict[str, Schema]:
 ERROR_ANSWERS = {
     "403": "The `X-Edit-Secret` header is missing or wrong.",
     "404": "There is no such game or group.",
-    "409": "The game is over, or another hand was saved at the same moment (retry), or the "
-    "hand repeats the last one, saved less than a minute ago (send it again with "
-    "`X-Confirm: repeat` to save it all the same); a group's payments changed since the "
-    "`version` named, or the change was made already.",
+    "409": "The game is over, or it is a club night's table whose result is confirmed "
+    "(until the night's organiser reopens the table), or another hand was saved at the "
+    "same moment (retry), or the hand repeats the last one, saved less than a minute ago "
+    "(send it again with `X-Confirm: repeat` to save it all the same); a group's "
+    "payments changed since the `version` named, or the change was made already.",
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
@@ -355,7 +356,8 @@ PATHS: dict[str, dict[str, Schema]] = {
             "Add a hand (a deal in partnership gin and Remi), by its totals or by the "
             "cards. The same `Idempotency-Key` twice adds one hand. A hand that repeats "
             "the last one, saved less than a minute ago, is refused (409) unless "
-            "`X-Confirm: repeat` says it is meant.",
+            "`X-Confirm: repeat` says it is meant. A club night's table whose result is "
+            "confirmed takes no hand (409) until the night's organiser reopens the table.",
             {
                 "201": answer(
                     "The hand was added: the game's new totals.",

@@ -445,7 +445,7 @@ def _result(value: Any) -> dict[str, Any] | None:
 
 # The results a history entry holds, by its action; the player an entry names.
 _RESULTS = {"confirm": ("after",), "correct": ("before", "after"),
-            "forfeit": ("before", "after")}
+            "forfeit": ("before", "after"), "reopen": ("before",)}
 _PLAYER = ("arrive", "away", "back")
 
 

@@ -29,7 +29,7 @@ def history(game_id: str) -> str:
     and new values."""
     game, variant = load(game_id)
     changes = list(game.changes)
-    editable = access.can_edit(game)
+    editable = access.can_edit(game) and not service.settled(get_session(), game)
     page = Window.of(len(changes), request.args.get("page"), size=HISTORY_PAGE)
     entries = [
         (change, _sentence(game, variant, change), _rule(game, variant, change))

@@ -179,6 +179,15 @@ def save_edit(
     return to_hand(game, number, len(game.hands))
 
 
+def settled() -> str:
+    """Why a club night's table whose result is confirmed (``service.Settled``) saved
+    nothing."""
+    return str(_(
+        "The result of this table is confirmed, so its game takes no more changes. The "
+        "night's organiser can reopen the table."
+    ))
+
+
 def full() -> str:
     """Why a game that holds as much as one game may (``service.Full``) saved nothing."""
     return str(_(

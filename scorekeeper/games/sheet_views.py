@@ -29,6 +29,7 @@ from .common import (
     full,
     save_edit,
     save_new,
+    settled,
     to_hand,
     to_sheet,
     version_of,
@@ -63,6 +64,17 @@ def sheet(game_id: str) -> Response:
     return response
 
 
+@bp.errorhandler(service.Settled)
+def refuse_settled(_exc: service.Settled) -> Response:
+    """A change to a club night's table whose result is confirmed: nothing is saved, and
+    the sheet comes back (409) saying why."""
+    rollback_to_reading()
+    game, variant = load(str((request.view_args or {}).get("game_id", "")))
+    flash(settled(), "warning")
+    played = variant.sheet(game)
+    return _render_sheet(game, variant, played, variant.quick_form(game, played), 409)
+
+
 def _render_sheet(
     game: Game,
     variant: Variant,
@@ -80,7 +92,10 @@ def _render_sheet(
     editable = access.can_edit(game)
     if shorts is None and editable:
         shorts = ShortNamesForm(formdata=None, data={"shorts": game_short_names(game)})
-    last = service.last_change(get_session(), game) if editable else None
+    # A club night's table whose result is confirmed takes no hand, correction, undo or
+    # restore: the sheet offers none and says why.
+    closed = editable and service.settled(get_session(), game)
+    last = service.last_change(get_session(), game) if editable and not closed else None
     body = render_template(
         "games/sheet.html",
         game=game,
@@ -91,6 +106,8 @@ def _render_sheet(
         repeats=repeats,
         shorts=shorts,
         editable=editable,
+        changes=editable and not closed,
+        closed_why=settled() if closed else None,
         owner=editable and access.holds_link(game),
         taken_back=last if last is not None and last.action in service.RESTORABLE else None,
         empty=EmptyForm(),
@@ -203,7 +220,7 @@ def hand(game_id: str, number: int) -> str:
         variant=variant,
         sheet=variant.sheet(game),
         number=number,
-        editable=access.can_edit(game),
+        editable=access.can_edit(game) and not service.settled(get_session(), game),
     )
 
 

@@ -21,12 +21,13 @@ from flask import render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import pgettext
 
+from ..db import get_session
 from ..i18n import outcome_label
 from ..names import isolated
 from ..scoring.game import GinGame
 from ..scoring.three_hand import ThreeHandGame
 from ..services import access
-from ..services.games import load
+from ..services.games import load, settled
 from ..variants.base import Sheet, own
 from ..variants.hollywood import HollywoodSheet
 from ..variants.partnership import PartnershipSheet
@@ -80,7 +81,7 @@ def table(game_id: str) -> str:
         sheet=played,
         board=board_of(variant.name, played),
         view=view,
-        editable=access.can_edit(game),
+        editable=access.can_edit(game) and not settled(get_session(), game),
         page=url_for("games.table", game_id=game.id, view=None if view == "upright" else view),
     )
 

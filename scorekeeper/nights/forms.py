@@ -10,7 +10,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from wtforms import HiddenField, RadioField, SelectChoice, SelectField, StringField, TextAreaField
-from wtforms.validators import InputRequired, Length, NumberRange, Optional, Regexp
+from wtforms.validators import DataRequired, InputRequired, Length, NumberRange, Optional, Regexp
 
 from ..forms import NumberTextField, Text
 from ..hands.fields import WholeNumberField
@@ -175,6 +175,14 @@ class ForfeitForm(FlaskForm):
                       validators=[InputRequired()])
     reason = StringField(_l("Reason (kept in the night's history)"),
                          validators=[InputRequired(), Length(max=200), Text()])
+
+
+class ReopenForm(FlaskForm):
+    """The organiser reopens a confirmed table, with a reason for the history (spaces
+    alone are none)."""
+
+    reason = StringField(_l("Reason (kept in the night's history)"),
+                         validators=[DataRequired(), Length(max=200), Text()])
 
 
 def name_the_sides(correct: CorrectForm, forfeit: ForfeitForm, a: str, b: str) -> None:

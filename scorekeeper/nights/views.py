@@ -37,6 +37,7 @@ from .forms import (
     ForfeitForm,
     NewNightForm,
     NextRoundForm,
+    ReopenForm,
     name_the_sides,
 )
 
@@ -316,10 +317,45 @@ def correct(night_id: str, round_number: int, number: int) -> Response | tuple[s
         return to_night(night, f"#round-{table.round}")
     if request.method == "POST":
         rollback_to_reading()
-    return render_template("nights/result.html", night=night, table=table,
-                           form=correct_form, forfeit=forfeit_form), (
-        422 if request.method == "POST" else 200
-    )
+    return _render_result(night, table, 422 if request.method == "POST" else 200,
+                          correct_form=correct_form, forfeit_form=forfeit_form)
+
+
+@bp.post("/n/<night_id>/rounds/<int:round_number>/tables/<int:number>/reopen")
+def reopen(night_id: str, round_number: int, number: int) -> Response | tuple[str, int]:
+    """The organiser reopens a confirmed table, with a reason: its game takes changes
+    again and its result counts once confirmed again."""
+    night = locked(night_id)
+    table = _table(night, round_number, number)
+    form = ReopenForm(prefix="r")
+    if form.validate_on_submit():
+        db = get_session()
+        try:
+            service.reopen(db, night, table, reason=form.reason.data.strip(), by="organiser")
+        except service.NotConfirmed:
+            rollback_to_reading()
+            flash(_("The result of this table is not confirmed: there is nothing to reopen."),
+                  "warning")
+            return to_night(night, f"#round-{table.round}")
+        db.commit()
+        flash(_("The table is reopened; the reason is kept in the night's history. Its "
+                "result counts once confirmed again."))
+        return to_night(night, f"#round-{table.round}")
+    rollback_to_reading()
+    return _render_result(night, table, 422, reopen_form=form)
+
+
+def _render_result(
+    night: Night, table: NightTable, status: int, *, correct_form: CorrectForm | None = None,
+    forfeit_form: ForfeitForm | None = None, reopen_form: ReopenForm | None = None,
+) -> tuple[str, int]:
+    """A table's result page: correct it, record a forfeit, reopen it (once confirmed)."""
+    correct_form = correct_form or CorrectForm(prefix="c", formdata=None)
+    forfeit_form = forfeit_form or ForfeitForm(prefix="f", formdata=None)
+    name_the_sides(correct_form, forfeit_form, table.a, table.b)
+    reopen_form = reopen_form or ReopenForm(prefix="r", formdata=None)
+    return render_template("nights/result.html", night=night, table=table, form=correct_form,
+                           forfeit=forfeit_form, reopen=reopen_form), status
 
 
 @bp.post("/n/<night_id>/arrive")

@@ -31,7 +31,7 @@ from .. import limits
 from ..db import begin_writing, get_session, rollback_to_reading
 from ..hands.repeat import same_hand
 from ..hands.stored import StoredHand, stored_hand
-from ..models import Change, Game, GameData, Hand, HandData, Submission, now_utc
+from ..models import Change, Game, GameData, Hand, HandData, NightTable, Submission, now_utc
 from ..variants import Variant, variant_for
 from . import access
 
@@ -74,6 +74,26 @@ def check_room(game: Game, *, new_hand: bool = False) -> None:
     count = db.scalar(select(func.count()).where(Change.game_id == game.id)) or 0
     if count >= limits.MOST_CHANGES:
         raise Full
+
+
+class Settled(Exception):
+    """The game is a club night's table whose result is confirmed: its hands change no
+    more (no new one, no correction, delete, undo or restore) until the night's
+    organiser reopens the table."""
+
+
+def settled(db: Session, game: GameData) -> bool:
+    """Whether ``game`` is a club night's table whose result is confirmed. The table's
+    row is read as it is now: under the game's lock, a confirmation is either in (the
+    confirmation locks the game before it counts) or waits for this change."""
+    confirmed = db.scalar(select(NightTable.confirmed_at).where(NightTable.game_id == game.id))
+    return confirmed is not None
+
+
+def check_open(db: Session, game: GameData) -> None:
+    """Raise ``Settled`` when ``game``'s result is confirmed at a club night's table."""
+    if settled(db, game):
+        raise Settled
 
 
 class NotRestorable(Exception):
@@ -221,7 +241,12 @@ def check_repeat(db: Session, game: Game, inputs: StoredHand, token: str | None)
     form sent again with the token that saved that hand is not asked about: ``add_hand``
     answers it with the hand it saved. A check before the save, made on the game locked
     for it (``lock_again``): it changes nothing, and reads only the last hand when the
-    game's hands were not read (``hands=False``)."""
+    game's hands were not read (``hands=False``). A settled game is refused (``Settled``)
+    before it is asked about, unless the token saved a hand before it was."""
+    if settled(db, game):
+        if duplicate_of(db, game, token) is None:
+            raise Settled
+        return
     window: timedelta = current_app.config["REPEAT_WINDOW"]
     if not window:
         return
@@ -269,11 +294,12 @@ def add_hand(
     or the commit fail on the submissions' key (``IntegrityError``), which the callers
     answer by looking it up then (``duplicate_of``)."""
     try:
+        check_open(db, game)
         check_version(game, version)
         if finished(game):
             raise GameOver
         check_room(game, new_hand=True)
-    except (Conflict, GameOver):
+    except (Settled, Conflict, GameOver):
         earlier = duplicate_of(db, game, token)
         if earlier is not None and earlier.hand_number is not None:
             return earlier.hand_number, False
@@ -293,6 +319,7 @@ def edit_hand(
     db: Session, game: Game, number: int, inputs: StoredHand, *, version: int | None, by: str
 ) -> None:
     """Replace a hand's inputs; everything after it is recomputed on the next replay."""
+    check_open(db, game)
     check_version(game, version)
     check_room(game)
     hand = _hand(game, number)
@@ -306,6 +333,7 @@ def delete_hand(
     db: Session, game: Game, number: int, *, version: int | None, by: str, action: str = "delete"
 ) -> None:
     """Remove a hand and close the gap in the numbering."""
+    check_open(db, game)
     check_version(game, version)
     check_room(game)
     hand = _hand(game, number)
@@ -363,7 +391,11 @@ def restoring(
     an undone hand as the last hand again, a deleted one at its old number. Raises
     ``NotRestorable``, (a new last hand of a game that is over) ``GameOver``, or (a
     deleted hand whose place other hands hold now) ``WouldMove`` unless ``moving`` says
-    the player agreed to move them down one."""
+    the player agreed to move them down one. A settled game restores nothing
+    (``Settled``), whatever the entry."""
+    db = object_session(game)
+    if db is not None:
+        check_open(db, game)
     changes = list(game.changes)
     position = next((i for i, c in enumerate(changes) if c.id == change_id), None)
     if position is None or changes[position].id not in restorable(changes):
@@ -396,6 +428,7 @@ def restore_hand(
     hands from its number on move down one: ``WouldMove`` unless ``moving`` says the
     player agreed). Returns its number and inputs; the caller has replayed the game with
     it (``WithNewHand``) to check it still fits, and commits."""
+    check_open(db, game)
     check_version(game, version)
     check_room(game, new_hand=True)
     plan = restoring(game, change_id, finished=finished, moving=moving)

@@ -1,5 +1,5 @@
 """A club night as stored: create one, make its rounds and their games, confirm,
-correct and forfeit a table's result, and read each table's state.
+correct, forfeit and reopen a table's result, and read each table's state.
 
 Nothing here pairs or ranks: ``pairing.py`` says who meets whom and in what order the
 entrants stand, from the results kept here. Nothing here scores either: a table's
@@ -396,10 +396,14 @@ def confirm(db: Session, night: Night, table: NightTable, game: Game, *, by: str
     game goes on. The result is kept as the game says it now.
 
     The night is locked first, then its table is changed, in the order every change
-    of a night takes them (``correct``, ``forfeit``, a new round: the night locked by
-    their view): a correction at the same moment is waited for, never deadlocked on,
-    and once it is in, this confirmation sees the table confirmed already."""
+    of a night takes them (``correct``, ``forfeit``, ``reopen``, a new round: the night
+    locked by their view): a correction at the same moment is waited for, never
+    deadlocked on, and once it is in, this confirmation sees the table confirmed
+    already. The game is locked after the night, as a save locks it: a hand saved at
+    the same moment is in the result confirmed, or it waits and is refused
+    (``games.Settled``)."""
     lock_night(db, night.id)
+    game = game_service.lock_game(db, game.id) or game
     db.refresh(table)
     if table.confirmed_at is not None:
         return False
@@ -451,6 +455,25 @@ def forfeit(
             after=result, reason=reason, by=by)
 
 
+class NotConfirmed(Exception):
+    """The table's result is not confirmed: there is nothing to reopen."""
+
+
+def reopen(db: Session, night: Night, table: NightTable, *, reason: str, by: str) -> None:
+    """The organiser reopens a confirmed table (locked ``night``): its result counts no
+    more, its game takes changes again, and it is confirmed again as any table is. The
+    result it had and the reason are kept in the night's history."""
+    if table.confirmed_at is None:
+        raise NotConfirmed
+    before = dict(table.result) if table.result is not None else None
+    table.result = None
+    table.confirmed_at = None
+    table.confirmed_by = ""
+    night.version += 1
+    _record(db, night, "reopen", round=table.round, table=table.number, before=before,
+            reason=reason, by=by)
+
+
 def set_away(db: Session, night: Night, entrant: str, away: bool, *, by: str) -> None:
     """Leave an entrant out of the coming rounds (late, or gone) or take them back."""
     kept = [p for p in night.away if p != entrant]
@@ -476,9 +499,17 @@ def add_entrant(
 
 def corrections(night: Night) -> dict[tuple[int, int], NightChange]:
     """The organiser's latest correction of each table's result, by (round, table): the
-    result before and after it, and its reason."""
-    return {(c.round, c.table): c for c in night.changes
-            if c.action == "correct" and c.round is not None and c.table is not None}
+    result before and after it, and its reason. A table reopened since has none: its
+    result is the one confirmed after it."""
+    found: dict[tuple[int, int], NightChange] = {}
+    for c in night.changes:
+        if c.round is None or c.table is None:
+            continue
+        if c.action == "correct":
+            found[(c.round, c.table)] = c
+        elif c.action == "reopen":
+            found.pop((c.round, c.table), None)
+    return found
 
 
 def live_version(db: Session, night_id: str) -> str | None:

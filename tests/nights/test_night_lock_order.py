@@ -1,8 +1,10 @@
-"""A confirmation and the organiser's correction of the same table at the same moment:
-both take the night's lock before the table's row, so one waits for the other and
-neither deadlocks; the confirmation that comes second counts nothing and the corrected
-result stands. On PostgreSQL, where rows are locked one by one (SQLite writes one
-transaction at a time: no deadlock to have)."""
+"""A confirmation and the organiser's correction of the same table at the same moment: both
+take the night's lock before the table's row, so one waits for the other and neither
+deadlocks; the confirmation that comes second counts nothing and the corrected result
+stands. A confirmation and a save to the table's game: the confirmation locks the game
+after the night, so it waits for the save and counts the game as saved. On PostgreSQL,
+where rows are locked one by one (SQLite writes one transaction at a time: no deadlock
+to have)."""
 
 from __future__ import annotations
 
@@ -13,7 +15,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, text
 
+from scorekeeper.hands.stored import stored_hand
 from scorekeeper.models import Game, Night, NightChange, NightTable
+from scorekeeper.services import games as game_service
 from scorekeeper.services import nights as service
 from tests.conftest import PG_URL
 from tests.helpers import night_tables as tables
@@ -81,3 +85,58 @@ def test_a_confirmation_waits_for_a_correction_and_counts_nothing(
         assert actions == ["create", "round", "correct"]
         assert db.scalar(select(func.count()).select_from(NightChange).where(
             NightChange.night_id == night_id, NightChange.action == "confirm")) == 0
+
+
+def test_a_confirmation_waits_for_a_save_to_the_tables_game_and_counts_it(
+    client: FlaskClient, app: Flask
+) -> None:
+    """A correction of hand 2 saved while the other player taps "confirm": the
+    confirmation waits for the save (it locks the game after the night, as a save
+    locks it) and counts the game as saved, 100 – 0, not the 110 – 0 read before."""
+    night_id = start(client)
+    client.post(f"/n/{night_id}/rounds", data={"round": "0"})
+    first, _second = tables(app, night_id, 1)
+    play_out(client, first.game_id, 0)  # Ann wins 110 to 0: 60, then 50
+    sessions = app.extensions["scorekeeper.db"]
+    answer: list[object] = []
+    with sessions() as scorer, sessions() as phone:
+        game = game_service.lock_game(scorer, str(first.game_id))
+        assert game is not None
+        # The scorer's save holds the game's lock: hand 2 was 40, not 50.
+        inputs = {**game.hands[1].inputs, "defender_deadwood": 41}
+        game_service.edit_hand(scorer, game, 2, stored_hand(inputs), version=game.version,
+                               by="table")
+        scorer.flush()
+
+        def confirm() -> None:
+            try:
+                phone_night = phone.get(Night, night_id)
+                phone_table = phone.get(NightTable, first.id)
+                phone_game = phone.get(Game, first.game_id)
+                assert phone_night and phone_table and phone_game
+                answer.append(service.confirm(phone, phone_night, phone_table, phone_game,
+                                              by="table"))
+                phone.commit()
+            except Exception as exc:  # a deadlock the database broke: the test fails
+                answer.append(exc)
+                phone.rollback()
+
+        confirming = threading.Thread(target=confirm)
+        confirming.start()
+        with sessions() as watch:
+            for _ in range(500):
+                waiting = watch.scalar(text(
+                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                    "AND datname = current_database()"))
+                if waiting:
+                    break
+                threading.Event().wait(0.02)
+            assert waiting == 1
+        scorer.commit()
+        confirming.join(timeout=30)
+        assert not confirming.is_alive()
+    assert answer == [True]
+    with sessions() as db:
+        kept = db.get(NightTable, first.id)
+        assert kept is not None and kept.result is not None
+        assert (kept.result["points_a"], kept.result["points_b"]) == (100, 0)
