@@ -126,7 +126,7 @@ def test_an_api_save_to_a_long_game_scores_its_hand_only(
 ) -> None:
     """The hand is played on the replay kept for the version the save checks against:
     one hand scored, no game replayed; the answer is the one a whole replay gives."""
-    players, _setup, body, _totals = FIRST[kind]
+    body = FIRST[kind][2]
     game_id, headers = fifty_hands(client, kind)
     with counted_scoring(kind) as counted:
         answer = client.post(f"/api/v1/games/{game_id}/hands", json=body, headers=headers)
@@ -172,7 +172,7 @@ def test_a_save_whose_replay_is_not_kept_replays_the_game_once(
 ) -> None:
     """Another worker made the last change: this one replays the game (outside the
     write lock), scoring its 50 hands, and plays the new one on it."""
-    players, _setup, body, _totals = FIRST["gin"]
+    body = FIRST["gin"][2]
     game_id, headers = fifty_hands(client, "gin")
     app.extensions.pop("scorekeeper.sheets")
     with counted_scoring("gin") as counted:
