@@ -150,7 +150,7 @@ def asker(port: int, game: dict[str, Any], stop: threading.Event,
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
             continue
         took = time.perf_counter() - start
-        kind = path.split(gid)[1].split("?")[0] or "/ (sheet)"
+        kind = path.replace(gid, "<id>")
         with lock:
             if status != 200:
                 errors.append(f"{path}: HTTP {status}")
@@ -232,7 +232,7 @@ def main() -> None:
               f"large p50 {ms(large_took, .5)}, p95 {ms(large_took, .95)}")
     print(f"  {opts.clients} clients asking for the large game for {opts.seconds:g} s:")
     for kind, took in sorted(answers.items()):
-        print(f"    {kind:<12} {len(took):>4} answers, p50 {ms(took, .5)}, p95 {ms(took, .95)}, "
+        print(f"    {kind:<22} {len(took):>4} answers, p50 {ms(took, .5)}, p95 {ms(took, .95)}, "
               f"max {ms(took, 1)}")
     page, saved = seen["page"], seen["save"]
     met = percentile(page, .95) <= 1 and percentile(saved, .95) <= 1

@@ -1,5 +1,7 @@
-"""One API save replays its game once: the replay that tells whether the game was over
-before the hand is the sheet the answer shows, its payments counted from it too."""
+"""One API save replays its game at most once: the replay that tells whether the game was
+over before the hand is the sheet the answer shows, its payments counted from it too. A
+save to a game whose replay is kept scores its own hand only, through the API and the
+sheet's form alike: counted, never timed."""
 
 from __future__ import annotations
 
