@@ -8,7 +8,9 @@ A game as large as a game may be (``limits.MOST_HANDS`` hands, each typed card b
 with melds and a layoff, the heaviest gin hand) is built through the API. Then:
 
 1. **Saves do not grow with the game.** Hands are saved one at a time, in turn, to a
-   game of 10 hands and to the large one (its last 50 hands): p50 and p95 of each.
+   game of 10 hands and to the large one (its last 50 hands), half through the API
+   (``POST /api/v1/games/<id>/hands``, cards) and half through the sheet's form (``POST
+   /g/<id>/hands``, quick, the sheet opened before each, untimed): p50 and p95 of each.
 2. **Others do not wait.** ``--clients`` clients ask, as fast as they are answered, for
    the large game's sheet (latest page and an older one), history, JSON, CSV and PDF,
    while a phone at another table opens its sheet and saves a hand every 0.5 s: the
@@ -31,11 +33,13 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.trust_server
 
 from live import api, percentile, request, reset_postgres, start_server
 
 from scorekeeper.cli import APP, default_workers
 from scorekeeper.limits import MOST_HANDS
+from tests.trust_server import Browser, hidden_fields
 
 RULES = {"preset": "classic", "target": 10000}  # nobody reaches it: every hand counts
 QUICK = {"outcome": "knock", "knocker": 0, "knocker_deadwood": 5, "defender_deadwood": 6}
@@ -65,7 +69,9 @@ def new_game(port: int) -> dict[str, Any]:
 
 def save(conn: http.client.HTTPConnection, game: dict[str, Any], body: dict[str, Any]) -> float:
     """Save one hand through the API; its time in seconds."""
-    headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"]}
+    # Every hand is the same hand: each is meant (no "repeats the last one" question).
+    headers = {"Content-Type": "application/json", "X-Edit-Secret": game["edit_secret"],
+               "X-Confirm": "repeat"}
     start = time.perf_counter()
     status, data = request(conn, "POST", f"/api/v1/games/{game['id']}/hands", json.dumps(body),
                            headers)
@@ -82,14 +88,44 @@ def fill(port: int, game: dict[str, Any], hands: int, body: dict[str, Any]) -> N
     conn.close()
 
 
+def editor(port: int, game: dict[str, Any]) -> Browser:
+    """A phone that opened the game's edit link: it may save through the sheet's form."""
+    phone = Browser(f"http://127.0.0.1:{port}", timeout=120)
+    opened = phone.get(f"/g/{game['id']}?key={game['edit_secret']}")
+    if opened.status != 302:
+        raise SystemExit(f"the edit link answered {opened.status}")
+    return phone
+
+
+def page_save(phone: Browser, game: dict[str, Any]) -> float:
+    """Save one hand through the sheet's quick form, the sheet opened first (untimed);
+    the time of the form's POST (its answer redirects to the sheet)."""
+    fields = hidden_fields(phone.get(f"/g/{game['id']}").text)
+    form = {"csrf_token": fields["csrf_token"], "version": fields["version"],
+            "token": fields["token"], "confirm": "repeat",
+            **{k: str(v) for k, v in QUICK.items()}}
+    start = time.perf_counter()
+    reply = phone.post_form(f"/g/{game['id']}/hands", form)
+    took = time.perf_counter() - start
+    if reply.status != 302:
+        raise SystemExit(f"page save refused: {reply.status} {reply.text[:300]!r}")
+    return took
+
+
 def timed_saves(port: int, small: dict[str, Any], large: dict[str, Any]) -> dict[str, list[float]]:
-    """``TIMED_SAVES`` saves to each game, in turn."""
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
-    took: dict[str, list[float]] = {"small": [], "large": []}
-    for _ in range(TIMED_SAVES):
-        took["small"].append(save(conn, small, CARDS))
-        took["large"].append(save(conn, large, CARDS))
-    conn.close()
+    """``TIMED_SAVES`` saves to each game, in turn: every other one through the API,
+    the rest through the sheet's form; each on a new connection, as the form's are."""
+    phones = {"small": editor(port, small), "large": editor(port, large)}
+    took: dict[str, list[float]] = {"api small": [], "api large": [], "page small": [],
+                                    "page large": []}
+    for n in range(TIMED_SAVES):
+        for size, game in (("small", small), ("large", large)):
+            if n % 2:
+                took[f"page {size}"].append(page_save(phones[size], game))
+            else:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+                took[f"api {size}"].append(save(conn, game, CARDS))
+                conn.close()
     return took
 
 
@@ -114,7 +150,7 @@ def asker(port: int, game: dict[str, Any], stop: threading.Event,
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
             continue
         took = time.perf_counter() - start
-        kind = path.split(gid)[1].split("?")[0] or "/ (sheet)"
+        kind = path.replace(gid, "<id>")
         with lock:
             if status != 200:
                 errors.append(f"{path}: HTTP {status}")
@@ -188,12 +224,15 @@ def main() -> None:
     print(f"\nbig: a game of {opts.hands} hands typed with cards (built in {built:.0f} s); "
           f"gunicorn {opts.workers} workers × {opts.threads} threads on {db}; {os.cpu_count()} "
           f"CPUs, load average {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f} at the end")
-    print(f"  saves, {TIMED_SAVES} each in turn: a 10-hand game p50 {ms(saves['small'], .5)}, "
-          f"p95 {ms(saves['small'], .95)}; the large game (hands {opts.hands - TIMED_SAVES + 1}–"
-          f"{opts.hands}) p50 {ms(saves['large'], .5)}, p95 {ms(saves['large'], .95)}")
+    print(f"  saves, {TIMED_SAVES} to each game in turn, to a game of 10 hands and to the large "
+          f"one (hands {opts.hands - TIMED_SAVES + 1}–{opts.hands}):")
+    for way in ("api", "page"):
+        small_took, large_took = saves[f"{way} small"], saves[f"{way} large"]
+        print(f"    {way:<4} 10 hands p50 {ms(small_took, .5)}, p95 {ms(small_took, .95)}; "
+              f"large p50 {ms(large_took, .5)}, p95 {ms(large_took, .95)}")
     print(f"  {opts.clients} clients asking for the large game for {opts.seconds:g} s:")
     for kind, took in sorted(answers.items()):
-        print(f"    {kind:<12} {len(took):>4} answers, p50 {ms(took, .5)}, p95 {ms(took, .95)}, "
+        print(f"    {kind:<22} {len(took):>4} answers, p50 {ms(took, .5)}, p95 {ms(took, .95)}, "
               f"max {ms(took, 1)}")
     page, saved = seen["page"], seen["save"]
     met = percentile(page, .95) <= 1 and percentile(saved, .95) <= 1

@@ -1,12 +1,17 @@
-"""One API save replays its game once: the replay that tells whether the game was over
-before the hand is the sheet the answer shows, its payments counted from it too."""
+"""One API save replays its game at most once: the replay that tells whether the game was
+over before the hand is the sheet the answer shows, its payments counted from it too. A
+save to a game whose replay is kept scores its own hand only, through the API and the
+sheet's form alike: counted, never timed."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 from unittest import mock
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.variants import VARIANTS
@@ -84,3 +89,95 @@ def test_the_save_that_ends_a_game_with_a_stake_replays_once(client: FlaskClient
     status, answer, replays = counted_save(client, "gin", game_id, headers, knock(1, 1, 20))
     assert (status, replays) == (409, 1)
     assert answer["errors"] == [{"where": "game", "message": "the game is over: no more hands"}]
+
+
+# --- a save scores its own hand only ------------------------------------------------------
+
+# Rules under which the first hands of ``FIRST`` end no game within 51 hands.
+LONG = {"gin": {"preset": "classic", "target": 10000},
+        "oklahoma": {"preset": "oklahoma", "target": 10000},
+        "three_hand": {"preset": "three_hand", "target": 10000},
+        "partnership": {"preset": "partnership", "target": 10000},
+        "remi": {"preset": "remi", "deals": 1000}}
+
+
+def fifty_hands(client: FlaskClient, kind: str) -> tuple[str, Any]:
+    """A game of ``kind`` with its first hand saved 50 times through the API: each save
+    keeps the replay it made, so the game's is kept (warm)."""
+    players, setup, body, _totals = FIRST[kind]
+    game_id, headers = new_game(client, kind, players, rules=LONG[kind], **setup)
+    for number in range(1, 51):
+        answer = client.post(f"/api/v1/games/{game_id}/hands", json=body, headers=headers)
+        assert answer.status_code == 201 and answer.get_json()["hand"] == number
+    return game_id, headers
+
+
+@contextmanager
+def counted_scoring(kind: str) -> Iterator[dict[str, mock.Mock]]:
+    """Counts the hands the kind's replay scores and the games it replays whole."""
+    variant = VARIANTS[kind]
+    counted = {"score_one": mock.Mock(wraps=variant.score_one),
+               "replay": mock.Mock(wraps=variant.replay)}
+    with mock.patch.multiple(variant, **counted):
+        yield counted
+
+
+@pytest.mark.parametrize("kind", list(FIRST))
+def test_an_api_save_to_a_long_game_scores_its_hand_only(
+    app: Flask, client: FlaskClient, kind: str
+) -> None:
+    """The hand is played on the replay kept for the version the save checks against:
+    one hand scored, no game replayed; the answer is the one a whole replay gives."""
+    body = FIRST[kind][2]
+    game_id, headers = fifty_hands(client, kind)
+    with counted_scoring(kind) as counted:
+        answer = client.post(f"/api/v1/games/{game_id}/hands", json=body, headers=headers)
+        assert answer.status_code == 201, answer.get_json()
+        scored, replayed = counted["score_one"].call_count, counted["replay"].call_count
+    assert (scored, replayed) == (1, 0)
+    saved = answer.get_json()
+    assert saved["hand"] == 51 and saved["version"] == 51
+    if kind == "gin":  # 51 knocks of 2 against 30: 28 each to Ann
+        assert saved["totals"] == [51 * 28, 0]
+    app.extensions.pop("scorekeeper.sheets")  # the document replays all 51 hands
+    with counted_scoring(kind) as counted:
+        document = client.get(f"/api/v1/games/{game_id}").get_json()
+        assert (counted["score_one"].call_count, counted["replay"].call_count) == (51, 1)
+    assert {k: v for k, v in document.items() if k != "hands"} == {
+        k: v for k, v in saved.items() if k != "hand"
+    }
+
+
+def test_a_page_save_to_a_long_game_scores_its_hand_only_and_keeps_the_sheet(
+    client: FlaskClient,
+) -> None:
+    """The sheet's form: the hand is played on the kept replay (one hand scored), and the
+    sheet the save redirects to is the one it played, kept."""
+    game_id, headers = fifty_hands(client, "gin")
+    secret = headers["X-Edit-Secret"]
+    assert client.get(f"/g/{game_id}?key={secret}").status_code == 302
+    with counted_scoring("gin") as counted:
+        saved = client.post(f"/g/{game_id}/hands", data={
+            "outcome": "knock", "knocker": "1", "knocker_deadwood": "3",
+            "defender_deadwood": "10", "version": "50"})
+        assert saved.status_code == 302, saved.get_data(as_text=True)
+        assert (counted["score_one"].call_count, counted["replay"].call_count) == (1, 0)
+        assert client.get(saved.headers["Location"]).status_code == 200
+        assert (counted["score_one"].call_count, counted["replay"].call_count) == (1, 0)
+    # 50 knocks of 2 against 30 for Ann, then Bob's knock of 3 against 10: 7.
+    document = client.get(f"/api/v1/games/{game_id}").get_json()
+    assert (document["version"], document["totals"]) == (51, [50 * 28, 7])
+
+
+def test_a_save_whose_replay_is_not_kept_replays_the_game_once(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Another worker made the last change: this one replays the game (outside the
+    write lock), scoring its 50 hands, and plays the new one on it."""
+    body = FIRST["gin"][2]
+    game_id, headers = fifty_hands(client, "gin")
+    app.extensions.pop("scorekeeper.sheets")
+    with counted_scoring("gin") as counted:
+        answer = client.post(f"/api/v1/games/{game_id}/hands", json=body, headers=headers)
+        assert (counted["score_one"].call_count, counted["replay"].call_count) == (51, 1)
+    assert answer.status_code == 201 and answer.get_json()["totals"] == [51 * 28, 0]

@@ -573,7 +573,7 @@ def test_the_printed_sheet_holds_names_deal_scores_and_finals(
         game = get_session().get(Game, game_id)
         assert game is not None
         sheet = variant.sheet(game)
-    window = Window.of(len(game.hands), None, size=SHEET_PAGE)
+        window = Window.of(len(game.hands), None, size=SHEET_PAGE)
     text = pdf_text(render(app, variant.pdf_template, game=game, sheet=sheet, appendix=True,
                            window=window))
     for name in ("Anastasia", "Bob", "Cy", "Dee"):

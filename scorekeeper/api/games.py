@@ -100,11 +100,11 @@ def read_game(game_id: str) -> Response:
 def add_hand(game_id: str) -> tuple[Response, int]:
     """Add a hand (quick totals or cards); the same Idempotency-Key twice adds one.
 
-    The game is read without a lock, the secret and the body checked, and the game
-    replayed with the hand; then it is locked for the write alone and the hand added
-    and committed if the game is still at the version replayed (another hand saved
-    meanwhile: read and replayed again). A key used before answers with the hand it
-    added."""
+    The game is read without a lock, the secret and the body checked, and the hand
+    played on the game's kept replay (``Variant.sheet_with``); then the game is locked
+    for the write alone and the hand added and committed if the game is still at the
+    version played on (another hand saved meanwhile: read and played again). A key
+    used before answers with the hand it added."""
     for _attempt in range(SAVE_ATTEMPTS):
         answer = _save_hand(game_id)
         if answer is not None:
@@ -126,10 +126,11 @@ def _save_hand(game_id: str) -> tuple[Response, int] | None:
             raise
         # A retry of a request that was saved: its answer, whatever this body says.
         return _answer(game, earlier.hand_number, 200)
-    # The one replay of the save: the game with this hand, which tells whether the game
-    # was over before it and is the sheet the answer shows (``_answer``).
-    saved = variant.sheet(service.WithNewHand(game, inputs))
-    over = saved.ended_before(len(game.hands) + 1)
+    # The game with this hand, played on from the kept replay of the version read (only
+    # the hand is scored): it tells whether the game was over before the hand, the last
+    # of it, and is the sheet the answer shows (``_answer``).
+    saved = variant.sheet_with(game, inputs)
+    over = saved.ended_before(len(variant.scored_hands(saved)))
     locked = service.lock_again(game, hands=False)
     db = get_session()
     if request.headers.get(CONFIRM_HEADER, "").strip().lower() != "repeat":

@@ -18,6 +18,7 @@ from ..services import access
 from ..services import games as service
 from ..services.games import load, lock_again, read_for_change
 from ..variants import Variant
+from ..variants.sheet_cache import keep_sheet
 from ..variants.window import SHEET_PAGE, Window
 
 
@@ -81,11 +82,14 @@ def save_new(
     request reading again without a lock).
 
     ``game``: as ``read_for_change`` read it, its replay (kept per version) checked the
-    form and tells whether the game is over; the write locks the game again, and the
-    form's version, checked under the lock, is the one that replay was made from. A hand
-    that repeats the last one saved a moment ago is asked about first, under the lock,
-    unless the form says it was (``CONFIRM``)."""
+    form and tells whether the game is over, and the hand is played on it
+    (``Variant.sheet_with``: only the hand is scored) into the sheet kept for the
+    version the save makes; the write locks the game again, and the form's version,
+    checked under the lock, is the one that replay was made from. A hand that repeats
+    the last one saved a moment ago is asked about first, under the lock, unless the
+    form says it was (``CONFIRM``)."""
     played = variant.sheet(game)
+    saved = variant.sheet_with(game, inputs)
     locked = lock_again(game, hands=False)
     db = get_session()
     token = form.token.data or None
@@ -99,7 +103,7 @@ def save_new(
             rollback_to_reading()
             return Refused(exc.number)
     try:
-        number, _new = service.add_hand(
+        number, new = service.add_hand(
             db,
             locked,
             inputs,
@@ -141,6 +145,8 @@ def save_new(
             )
         ]
         return Refused()
+    if new:  # the replay the sheet this answer redirects to would make
+        keep_sheet(locked, saved)
     flash(_("%(what)s %(number)s saved.", what=variant.hand_word, number=number))
     return to_sheet(game, f"#hand-{number}")
 

@@ -339,7 +339,7 @@ def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
         moving = request.form.get(CONFIRM) == MOVE
         plan = service.restoring(game, change_id, finished=lambda _g: finished, moving=moving)
         variant.check(game, plan.inputs)
-        variant.sheet(service.WithNewHand(game, plan.inputs, plan.number))
+        variant.sheet_with(game, plan.inputs, plan.number)
         locked = lock_again(game)
         db = get_session()
         number, _inputs = service.restore_hand(

@@ -18,9 +18,9 @@ do not), so each undo or delete is restored at most once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
 from flask import abort, current_app
@@ -31,7 +31,7 @@ from .. import limits
 from ..db import begin_writing, get_session, rollback_to_reading
 from ..hands.repeat import same_hand
 from ..hands.stored import StoredHand, stored_hand
-from ..models import Change, Game, GameData, Hand, HandData, NightTable, Submission, now_utc
+from ..models import Change, Game, GameData, Hand, NightTable, Submission, now_utc
 from ..variants import Variant, variant_for
 from . import access
 
@@ -157,81 +157,6 @@ def duplicate_of(db: Session, game: GameData, token: str | None) -> Submission |
     if not token:
         return None
     return db.get(Submission, (game.id, token))
-
-
-@dataclass(frozen=True)
-class NewHand:
-    """A hand about to be added, as a replay reads it."""
-
-    number: int
-    inputs: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class WithNewHand:
-    """``game`` as it reads once ``inputs`` are its next hand, before anything is
-    stored: the save replays this once, and that sheet both tells whether the game was
-    over before the hand (``Sheet.ended_before``) and answers for the game saved."""
-
-    game: GameData
-    inputs: StoredHand
-    number: int | None = None  # where it goes (a restored hand): None, after the last
-
-    @property
-    def id(self) -> str:
-        return self.game.id
-
-    @property
-    def edit_secret(self) -> str:
-        return self.game.edit_secret
-
-    @property
-    def variant(self) -> str:
-        return self.game.variant
-
-    @property
-    def players(self) -> list[str]:
-        return self.game.players
-
-    @property
-    def short_names(self) -> list[str] | None:
-        return self.game.short_names
-
-    @property
-    def rules(self) -> dict[str, Any]:
-        return self.game.rules
-
-    @property
-    def setup(self) -> dict[str, Any]:
-        return self.game.setup
-
-    @property
-    def version(self) -> int:
-        return self.game.version
-
-    @property
-    def created_at(self) -> datetime:
-        return self.game.created_at
-
-    @property
-    def updated_at(self) -> datetime:
-        return self.game.updated_at
-
-    @property
-    def stake(self) -> str | None:
-        return self.game.stake
-
-    @property
-    def currency(self) -> str | None:
-        return self.game.currency
-
-    @property
-    def hands(self) -> Sequence[HandData]:
-        """The stored hands with the new one at its place (the ones after it move on)."""
-        stored = list(self.game.hands)
-        at = len(stored) + 1 if self.number is None else self.number
-        later = [NewHand(hand.number + 1, dict(hand.inputs)) for hand in stored[at - 1:]]
-        return [*stored[:at - 1], NewHand(at, dict(self.inputs)), *later]
 
 
 def check_repeat(db: Session, game: Game, inputs: StoredHand, token: str | None) -> None:
@@ -427,7 +352,7 @@ def restore_hand(
     """Put an undone or deleted hand back, exactly as it was entered (``restoring``; the
     hands from its number on move down one: ``WouldMove`` unless ``moving`` says the
     player agreed). Returns its number and inputs; the caller has replayed the game with
-    it (``WithNewHand``) to check it still fits, and commits."""
+    it (``Variant.sheet_with``) to check it still fits, and commits."""
     check_open(db, game)
     check_version(game, version)
     check_room(game, new_hand=True)

@@ -103,6 +103,51 @@ class Variant:
 
     def replay(self, game: GameData) -> Sheet:
         """Replay the game's hands (every call does it again: ask ``sheet``)."""
+        rules = game_rules(game)
+        scored = tuple(self.score_one(game, rules, number, hand.inputs)
+                       for number, hand in enumerate(game.hands, start=1))
+        return self.sheet_from(game, rules, scored)
+
+    def sheet_with(
+        self, game: GameData, inputs: StoredHand, number: int | None = None
+    ) -> Sheet:
+        """``game`` replayed with ``inputs`` as hand ``number`` (``None``: after the
+        last), before anything is stored: what a save checks and answers with.
+
+        The hands before ``number`` are taken as scored in the game's kept replay
+        (``sheet``): only the new hand, and those a restored hand moves on, are scored.
+        Scoring is the costly part of a replay; playing the scored hands into the sheet
+        (``sheet_from``) is arithmetic. A replay not kept in this process (another
+        worker made the last change) is made here first, and kept."""
+        played = self.sheet(game)
+        kept = self.scored_hands(played)
+        at = len(kept) + 1 if number is None else number
+        # Only a restore puts a hand before others: then the game's hands were read.
+        moved = [hand.inputs for hand in game.hands[at - 1:]] if at <= len(kept) else []
+        scored = (
+            *kept[:at - 1],
+            self.score_one(game, played.rules, at, inputs),
+            *(self.score_one(game, played.rules, later, stored)
+              for later, stored in enumerate(moved, start=at + 1)),
+        )
+        return self.sheet_from(game, played.rules, scored)
+
+    # What a kind's replay keeps of each hand (a scored hand, a deal's two tables…):
+    # ``Any`` here, each kind's own type in its methods.
+    def score_one(
+        self, game: GameData, rules: Rules, number: int, inputs: Mapping[str, Any]
+    ) -> Any:
+        """Hand ``number``'s stored inputs through the engine, as this kind's sheet keeps
+        them (the engine raises when they cannot be scored)."""
+        raise NotImplementedError
+
+    def sheet_from(self, game: GameData, rules: Rules, scored: Sequence[Any]) -> Sheet:
+        """The sheet of ``game`` whose hands, in order, are ``scored`` (``score_one``):
+        the game played out from them through the engine."""
+        raise NotImplementedError
+
+    def scored_hands(self, sheet: Sheet) -> Sequence[Any]:
+        """The hands of ``sheet`` as ``score_one`` scored them, in order."""
         raise NotImplementedError
 
     def check(self, game: GameData, inputs: StoredHand) -> None:

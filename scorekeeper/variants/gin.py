@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, TypeVar, cast
 
 from flask_babel import lazy_gettext as _l
@@ -47,7 +47,7 @@ from ..scoring import HandError, Rules
 from ..scoring.game import Row, Settlement
 from . import answers
 from .base import Sheet, Variant, own
-from .replay import GinSheet, game_rules, gin_sheet
+from .replay import GinSheet, game_rules, gin_hand_scored, gin_sheet
 
 QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
 # A hand entered with cards: its stored fields, where ``hand_inputs`` reads them.
@@ -112,9 +112,19 @@ class GinVariant(Variant):
             return dict(game.setup)
         return {"dealer": 1 - winner}
 
-    def replay(self, game: GameData) -> Sheet:  # a GinSheet; subclasses replay their own way
-        """Replay the hands (``replay.gin_sheet``)."""
-        return gin_sheet(game)
+    def score_one(
+        self, game: GameData, rules: Rules, number: int, inputs: Mapping[str, Any]
+    ) -> ScoredHand:
+        """A gin hand scored (every kind of gin keeps its hands so)."""
+        return gin_hand_scored(rules, inputs)
+
+    def sheet_from(self, game: GameData, rules: Rules, scored: Sequence[ScoredHand]) -> Sheet:
+        """The gin sheet (``replay.gin_sheet``); subclasses play their own."""
+        return gin_sheet(game, rules, scored)
+
+    def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
+        """The sheet's hands, scored."""
+        return own(sheet, GinSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""

@@ -9,6 +9,7 @@ column; this module lays its answer out for the page, the PDF and the API.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -16,8 +17,7 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 
 from ..charts.race import Race, race_of
-from ..hands.inputs import ScoredHand, score_hand
-from ..hands.stored import gin_hand
+from ..hands.inputs import ScoredHand
 from ..jsonbody import explanation_json
 from ..models import Game, GameData
 from ..scoring import Rules
@@ -26,7 +26,6 @@ from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollyw
 from . import answers
 from .base import Sheet, own
 from .gin import GinVariant, settlement_json
-from .replay import game_rules
 
 
 @dataclass(frozen=True)
@@ -87,14 +86,14 @@ class HollywoodSheet:
         return 0 if finals[0] > finals[1] else 1
 
 
-def hollywood_sheet(game: GameData) -> HollywoodSheet:
-    """Replay a Hollywood match's hands into its columns."""
-    rules = game_rules(game)
-    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
+def hollywood_sheet(
+    game: GameData, rules: Rules, hands: Sequence[ScoredHand]
+) -> HollywoodSheet:
+    """A Hollywood match's scored hands played into its columns."""
     played = play_hollywood(
         rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
     )
-    return HollywoodSheet(rules, tuple(game.players), hands, played)
+    return HollywoodSheet(rules, tuple(game.players), tuple(hands), played)
 
 
 class HollywoodVariant(GinVariant):
@@ -121,9 +120,15 @@ class HollywoodVariant(GinVariant):
             return dict(game.setup)
         return {"dealer": 1 - leader}
 
-    def replay(self, game: GameData) -> HollywoodSheet:
-        """Replay the hands into the columns."""
-        return hollywood_sheet(game)
+    def sheet_from(
+        self, game: GameData, rules: Rules, scored: Sequence[ScoredHand]
+    ) -> HollywoodSheet:
+        """The hands played into the columns."""
+        return hollywood_sheet(game, rules, scored)
+
+    def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
+        """The match's hands, scored."""
+        return own(sheet, HollywoodSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """One small race per opened column, each to its own target, over the hands that

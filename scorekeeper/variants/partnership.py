@@ -126,16 +126,20 @@ def _tables(inputs: StoredHand) -> list[GinHand]:
     return tables
 
 
-def partnership_sheet(game: GameData) -> PartnershipSheet:
-    """Replay a partnership game's deals."""
-    rules = game_rules(game)
-    deals = []
-    for number, stored in enumerate(game.hands, start=1):
-        tables = _tables(stored_hand(stored.inputs))
-        pairs = pairing(number)
-        deals.append(
-            (table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1]))
-        )
+ScoredDeal = tuple[ScoredHand, ScoredHand]
+
+
+def scored_deal(rules: Rules, number: int, inputs: Mapping[str, Any]) -> ScoredDeal:
+    """Deal ``number``'s two tables scored, each by that deal's pairing."""
+    tables = _tables(stored_hand(inputs))
+    pairs = pairing(number)
+    return table_hand(rules, tables[0], pairs[0]), table_hand(rules, tables[1], pairs[1])
+
+
+def partnership_sheet(
+    game: GameData, rules: Rules, deals: Sequence[ScoredDeal]
+) -> PartnershipSheet:
+    """A partnership game's scored deals (``scored_deal``) played out."""
     played = play_partnership(rules, game.players, [(a.score, b.score) for a, b in deals])
     dealer = game.setup.get("dealer", 0)
     return PartnershipSheet(
@@ -181,9 +185,21 @@ class PartnershipVariant(Variant):
     hand_word = _l("Deal")
     hand_noun = _l("deal")
 
-    def replay(self, game: GameData) -> PartnershipSheet:
-        """Replay the deals (``scoring.partnership``)."""
-        return partnership_sheet(game)
+    def score_one(
+        self, game: GameData, rules: Rules, number: int, inputs: Mapping[str, Any]
+    ) -> ScoredDeal:
+        """A deal's two tables scored (``scored_deal``)."""
+        return scored_deal(rules, number, inputs)
+
+    def sheet_from(
+        self, game: GameData, rules: Rules, scored: Sequence[ScoredDeal]
+    ) -> PartnershipSheet:
+        """The deals played through ``scoring.partnership``."""
+        return partnership_sheet(game, rules, scored)
+
+    def scored_hands(self, sheet: Sheet) -> tuple[ScoredDeal, ...]:
+        """The game's deals, scored."""
+        return own(sheet, PartnershipSheet).deals
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The two teams' totals after every counted deal; the team with the net is marked."""

@@ -191,13 +191,11 @@ def _replay(
         raise
 
 
-def remi_sheet(game: GameData) -> RemiSheet:
-    """Replay a Remi game's deals."""
-    rules = game_rules(game)
+def remi_sheet(game: GameData, rules: Rules, deals: Sequence[ScoredDeal]) -> RemiSheet:
+    """A Remi game's scored deals played out."""
     players = tuple(game.players)
-    deals = tuple(score_deal(rules, players, remi_deal(hand.inputs)) for hand in game.hands)
     played = _replay(rules, players, int(game.setup.get("dealer", 0)), deals)
-    return RemiSheet(rules, players, deals, played)
+    return RemiSheet(rules, players, tuple(deals), played)
 
 
 class RemiVariant(Variant):
@@ -238,9 +236,21 @@ class RemiVariant(Variant):
             return dict(game.setup)
         return {"dealer": next_remi_dealer(played.totals, played.rows[-1].dealer)}
 
-    def replay(self, game: GameData) -> RemiSheet:
-        """Replay the deals."""
-        return remi_sheet(game)
+    def score_one(
+        self, game: GameData, rules: Rules, number: int, inputs: Mapping[str, Any]
+    ) -> ScoredDeal:
+        """A stored deal scored (``score_deal``)."""
+        return score_deal(rules, tuple(game.players), remi_deal(inputs))
+
+    def sheet_from(
+        self, game: GameData, rules: Rules, scored: Sequence[ScoredDeal]
+    ) -> RemiSheet:
+        """The deals played out (``remi_sheet``)."""
+        return remi_sheet(game, rules, scored)
+
+    def scored_hands(self, sheet: Sheet) -> tuple[ScoredDeal, ...]:
+        """The game's deals, scored."""
+        return own(sheet, RemiSheet).deals
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Every player's total after each counted deal (below zero too); who went out is

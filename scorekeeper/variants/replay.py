@@ -7,7 +7,9 @@ and the API alike.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..hands.inputs import ScoredHand, score_hand
 from ..hands.stored import gin_hand
@@ -40,11 +42,14 @@ def game_rules(game: GameData) -> Rules:
     return Rules.from_dict(game.rules)
 
 
-def gin_sheet(game: GameData) -> GinSheet:
-    """Replay a two-player game's hands."""
-    rules = game_rules(game)
-    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
+def gin_hand_scored(rules: Rules, inputs: Mapping[str, Any]) -> ScoredHand:
+    """One stored gin hand through the engine."""
+    return score_hand(rules, gin_hand(inputs))
+
+
+def gin_sheet(game: GameData, rules: Rules, hands: Sequence[ScoredHand]) -> GinSheet:
+    """A two-player game's sheet, its hands scored (``gin_hand_scored``), in order."""
     played = play_gin_game(
         rules, game.players, int(game.setup.get("dealer", 0)), [h.score for h in hands]
     )
-    return GinSheet(rules, tuple(game.players), hands, played)
+    return GinSheet(rules, tuple(game.players), tuple(hands), played)

@@ -85,7 +85,7 @@ def kept_sheet(game: GameData, make: Callable[[], T]) -> T:
 
 
 def keep_sheet(game: GameData, sheet: object) -> None:
-    """Keep ``sheet`` as the replay of ``game`` as stored now: a save that replayed the
-    game with its new hand before writing it (``WithNewHand``) and has committed it."""
+    """Keep ``sheet`` as the replay of ``game`` as stored now: a save that played its new
+    hand on the game before writing it (``Variant.sheet_with``) and has committed it."""
     if has_app_context() and as_stored(game):
         _kept().put((game.id, game.variant, game.version), sheet)

@@ -78,10 +78,10 @@ class ThreeHandSheet:
         return ("box", "captain", "out")[(roles.box, roles.captain, roles.out).index(seat)]
 
 
-def three_hand_sheet(game: GameData) -> ThreeHandSheet:
-    """Replay a three-hand game's hands from the roles of the draw."""
-    rules = game_rules(game)
-    hands = tuple(score_hand(rules, gin_hand(hand.inputs)) for hand in game.hands)
+def three_hand_sheet(
+    game: GameData, rules: Rules, hands: Sequence[ScoredHand]
+) -> ThreeHandSheet:
+    """A three-hand game's scored hands played from the roles of the draw."""
     played = play_three_hand(
         rules,
         game.players,
@@ -89,7 +89,7 @@ def three_hand_sheet(game: GameData) -> ThreeHandSheet:
         int(game.setup.get("captain", 1)),
         [h.score for h in hands],
     )
-    return ThreeHandSheet(rules, tuple(game.players), hands, played)
+    return ThreeHandSheet(rules, tuple(game.players), tuple(hands), played)
 
 
 def hand_number(game: Game, number: int | None) -> int:
@@ -136,9 +136,15 @@ class ThreeHandVariant(GinVariant):
         captain = max(others, key=lambda seat: played.totals[seat])  # ties: the next seat
         return {"box": box, "captain": captain}
 
-    def replay(self, game: GameData) -> ThreeHandSheet:
-        """Replay the hands (``scoring.three_hand``)."""
-        return three_hand_sheet(game)
+    def sheet_from(
+        self, game: GameData, rules: Rules, scored: Sequence[ScoredHand]
+    ) -> ThreeHandSheet:
+        """The hands played through ``scoring.three_hand``."""
+        return three_hand_sheet(game, rules, scored)
+
+    def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
+        """The game's hands, scored."""
+        return own(sheet, ThreeHandSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The three totals after every counted hand; the hand's winner is marked."""
