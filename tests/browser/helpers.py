@@ -368,6 +368,20 @@ NIGHT_NAMES = ["Ann", "Борис Владимирович", "سارا", "Dmitri
                "Fariba", "Gus", "Hana"]
 
 
+# Long names of each language: nine, a club night's entrants (four tables and a bye).
+LONG_NAMES = {
+    "en": ["Margaret Featherstonehaugh", "Bartholomew Oyelaran-Smith", "Christopher Wolverton",
+           "Alexandra Montgomery-Jones", "Maximilian Vandersloot", "Guinevere Ashdown",
+           "Theodore Blackwood", "Persephone Delacroix", "Sebastian Hargreaves"],
+    "ru": ["Алексей Кузнецов", "Александра Константинова", "Святослав Лебедев",
+           "Екатерина Волкова", "Владимир Преображенский", "Анастасия Воскресенская",
+           "Дмитрий Соколов", "Татьяна Волкова", "Константин Рождественский"],
+    "fa": ["فاطمه‌السادات حسینی", "محمدرضا شجریان", "عبدالرحمان کریمی",
+           "سیدمحمدحسین طباطبایی", "زهرا موسوی", "امیرحسین رضایی", "مریم صادقی",
+           "علیرضا قربانی", "نرگس محمدی"],
+}
+
+
 def night(live_url: str, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:
     """A round-robin night of ``players`` made through the API, and its first round."""
     made = api(f"{live_url}/api/v1/nights", {"players": players, "variant": "gin",

@@ -1,8 +1,8 @@
-"""Table mode on a phone: every side's total and what it still needs are on the screen
-without scrolling, in every view (upright, turned, split), held upright (360×740) or on
-its side (740×360), in English, Persian and Russian, at the reader's text size and at
-twice it. Read from the boxes Chromium drew against the window. Screenshots:
-test-output/browser/table-phone/."""
+"""Table mode on a phone: every side's total (each of Hollywood's three) and what it
+still needs are on the screen without scrolling, in every view (upright, turned, split),
+held upright (360×740) or on its side (740×360), in English, Persian and Russian, at the
+reader's text size and at twice it. Read from the boxes Chromium drew against the
+window. Screenshots: test-output/browser/table-phone/."""
 
 from __future__ import annotations
 
