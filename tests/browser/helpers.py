@@ -323,7 +323,9 @@ TARGETS_JS = """() => {
 
 
 def text_size(page: Any, points: int) -> None:
-    """The browser's default font size, as a reader sets it in the phone's settings."""
+    """The browser's default font size, as a reader sets it in the phone's settings. A
+    screenshot of the whole page (``full_page``) sets it back to Chromium's own: set it
+    again before the next page."""
     session = page.context.new_cdp_session(page)
     session.send("Page.setFontSizes", {"fontSizes": {"standard": points, "fixed": points}})
 
