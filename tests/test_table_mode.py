@@ -34,6 +34,22 @@ def test_a_watcher_sees_the_board_without_the_entry_link(client: FlaskClient) ->
     assert f'href="/g/{game_id}/table?view=turned"' in page
 
 
+def test_hollywoods_board_shows_every_game_column(client: FlaskClient) -> None:
+    # The Russian rules a Hollywood game starts with (gin 25, undercut 25, each game to
+    # 100), the sample's hands by hand: Ann knocks 3 v 24, her first win: game 1 +21.
+    # Bob gins v 31, his first: game 1 +56. A dead hand. Ann undercuts 6 v 8 (2 + 25),
+    # her second win: games 1 and 2 +27. Ann 48 27 0, still needing 52 73 100; Bob 56 0
+    # 0, still needing 44 100 100.
+    page = client.get(f"/g/{sample_game(client, 'hollywood')}/table").get_data(as_text=True)
+    headings = re.findall(r'<th scope="col" aria-label="([^"]*)">', page)
+    assert headings == ["Game 1", "Game 2", "Game 3"]
+    assert re.findall(r'<span class="num total">(\d+)</span>', page) == [
+        "48", "27", "0", "56", "0", "0"]
+    needs = re.findall(r'<tr class="side-needs">(.*?)</tr>', page, re.S)
+    assert [re.findall(r'<span class="num">(\d+)</span>', row) for row in needs] == [
+        ["52", "73", "100"], ["44", "100", "100"]]
+
+
 def test_the_way_it_faces_comes_from_the_link(client: FlaskClient) -> None:
     game_id = sample_game(client, "gin")
     assert client.get(f"/g/{game_id}/table?view=turned").get_data(as_text=True).count(

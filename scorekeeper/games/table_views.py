@@ -53,11 +53,19 @@ class Side:
 
 
 @dataclass(frozen=True)
+class GameColumn:
+    """One of Hollywood's game columns, as the board heads it."""
+
+    number: int
+    closed: bool
+
+
+@dataclass(frozen=True)
 class Board:
     """The game at a glance."""
 
     sides: tuple[Side, ...]
-    columns: tuple[str, ...]  # the headings of Hollywood's game columns; () for one game
+    columns: tuple[GameColumn, ...]  # Hollywood's game columns; () for one game
     last_number: int | None  # the last counted hand (or deal)
     last_outcome: str  # how it ended, in words
     notes: tuple[str, ...]  # who plays whom and deals where (partnership), deals left (Remi)
@@ -170,13 +178,9 @@ def _hollywood(sheet: Sheet) -> Board:
         )
         for seat, name in enumerate(sheet.players)
     )
-    headings = tuple(
-        _("Game %(number)s", number=c.number) + (" · " + _("closed") if c.closed else "")
-        for c in shown
-    )
     return Board(
         sides=sides,
-        columns=headings,
+        columns=tuple(GameColumn(c.number, c.closed) for c in shown),
         last_number=last.number if last is not None else None,
         last_outcome=_hand_words(last.hand) if last is not None else "",
         notes=(),

@@ -323,7 +323,9 @@ TARGETS_JS = """() => {
 
 
 def text_size(page: Any, points: int) -> None:
-    """The browser's default font size, as a reader sets it in the phone's settings."""
+    """The browser's default font size, as a reader sets it in the phone's settings. A
+    screenshot of the whole page (``full_page``) sets it back to Chromium's own: set it
+    again before the next page."""
     session = page.context.new_cdp_session(page)
     session.send("Page.setFontSizes", {"fontSizes": {"standard": points, "fixed": points}})
 
@@ -366,6 +368,20 @@ def russian_group(live_url: str) -> dict[str, Any]:
 # A club night's entrants: long names in three scripts.
 NIGHT_NAMES = ["Ann", "Борис Владимирович", "سارا", "Dmitri Alexandrovich Sokolov", "Eve",
                "Fariba", "Gus", "Hana"]
+
+
+# Long names of each language: nine, a club night's entrants (four tables and a bye).
+LONG_NAMES = {
+    "en": ["Margaret Featherstonehaugh", "Bartholomew Oyelaran-Smith", "Christopher Wolverton",
+           "Alexandra Montgomery-Jones", "Maximilian Vandersloot", "Guinevere Ashdown",
+           "Theodore Blackwood", "Persephone Delacroix", "Sebastian Hargreaves"],
+    "ru": ["Алексей Кузнецов", "Александра Константинова", "Святослав Лебедев",
+           "Екатерина Волкова", "Владимир Преображенский", "Анастасия Воскресенская",
+           "Дмитрий Соколов", "Татьяна Волкова", "Константин Рождественский"],
+    "fa": ["فاطمه‌السادات حسینی", "محمدرضا شجریان", "عبدالرحمان کریمی",
+           "سیدمحمدحسین طباطبایی", "زهرا موسوی", "امیرحسین رضایی", "مریم صادقی",
+           "علیرضا قربانی", "نرگس محمدی"],
+}
 
 
 def night(live_url: str, players: list[str]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -13,6 +13,7 @@ import pytest
 
 from tests.browser.helpers import (
     LANGUAGES,
+    LONG_NAMES,
     OPEN_DETAILS_JS,
     PROBLEMS_JS,
     SPLIT_WORDS_JS,
@@ -21,20 +22,6 @@ from tests.browser.helpers import (
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.once]
-
-# Nine entrants (four tables and a bye), the long names of each language.
-LONG_NAMES = {
-    "en": ["Margaret Featherstonehaugh", "Bartholomew Oyelaran-Smith", "Christopher Wolverton",
-           "Alexandra Montgomery-Jones", "Maximilian Vandersloot", "Guinevere Ashdown",
-           "Theodore Blackwood", "Persephone Delacroix", "Sebastian Hargreaves"],
-    "ru": ["Алексей Кузнецов", "Александра Константинова", "Святослав Лебедев",
-           "Екатерина Волкова", "Владимир Преображенский", "Анастасия Воскресенская",
-           "Дмитрий Соколов", "Татьяна Волкова", "Константин Рождественский"],
-    "fa": ["فاطمه‌السادات حسینی", "محمدرضا شجریان", "عبدالرحمان کریمی",
-           "سیدمحمدحسین طباطبایی", "زهرا موسوی", "امیرحسین رضایی", "مریم صادقی",
-           "علیرضا قربانی", "نرگس محمدی"],
-}
-
 
 def knock(live_url: str, game: str, secret: str, points: int) -> None:
     """The first seat knocks 1 against ``points`` + 1 (classic: ``points`` to them)."""
