@@ -165,6 +165,7 @@ def test_a_card_prints_on_one_page(client: FlaskClient, size: str) -> None:
 
 
 @pytest.mark.once  # a preset's card, typeset: no database holds it
+@pytest.mark.slow  # make check typesets a card in test_a_games_card_prints
 @pytest.mark.parametrize("language", ["en", "ru"])  # Persian: the test above
 def test_the_printed_card_is_laid_out_cleanly(client: FlaskClient, language: str) -> None:
     response = client.get("/rules/russian.pdf", headers={"Accept-Language": language})
