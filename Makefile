@@ -74,7 +74,8 @@ test: $(TEST_STAMP) test-system-deps catalogs lint node_modules/.package-lock.js
 	$(PY) -m pytest -q -n $(TEST_WORKERS) tests --on-postgresql -m "postgresql and not once"
 
 # While working: lint, types and the tests that need no browser, no server and no
-# PostgreSQL (about 3½ minutes on two idle cores).
+# PostgreSQL, nor the print tests marked slow (2,324 tests, 297 s of CPU: about 2½
+# minutes on two cores).
 check: $(TEST_STAMP) catalogs lint
 	env -u SCOREKEEPER_TEST_DATABASE_URL $(PY) -m pytest -q -n $(TEST_WORKERS) -m "not browser and not slow"
 

@@ -93,6 +93,7 @@ def usual(word: Word) -> Word:
     return Word(word.text, word.x0 / LARGE, word.y0 / LARGE, word.x1 / LARGE, word.y1 / LARGE)
 
 
+@pytest.mark.slow  # a long game typeset in every kind and language
 @pytest.mark.parametrize("language", ["en", "fa", "ru"])
 @pytest.mark.parametrize("kind", KINDS)
 def test_a_long_game_in_large_print(client: FlaskClient, kind: str, language: str) -> None:
@@ -116,6 +117,7 @@ def test_a_long_game_in_large_print(client: FlaskClient, kind: str, language: st
     assert len(large) > len(usual)  # the same lines, fewer to a page
 
 
+@pytest.mark.slow  # a long game typeset in every kind and language
 @pytest.mark.parametrize(("language", "paper"), [("en", "letter"), ("fa", "a4"), ("ru", "letter")])
 def test_every_hand_of_a_long_gin_game_is_printed_in_large_print(
     client: FlaskClient, language: str, paper: str

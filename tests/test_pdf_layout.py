@@ -21,6 +21,8 @@ from layout import (
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
+# Each test typesets a document (a few seconds): `make test` runs them, `make check` not.
+SLOW = pytest.mark.slow
 
 LANGUAGES = ("en", "ru", "fa")
 PAPERS = ("a4", "letter")
@@ -35,6 +37,7 @@ def fetch(client: FlaskClient, url: str, language: str) -> bytes:
     return data
 
 
+@SLOW
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", PAD_KINDS)
@@ -47,6 +50,7 @@ def test_a_blank_pad_of_30_rows_is_one_clean_page(
     assert pdf_problems(data, pages=1) == []
 
 
+@SLOW
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", PAD_KINDS)
 def test_a_long_pad_goes_on_over_pages_cleanly(
@@ -57,6 +61,7 @@ def test_a_long_pad_goes_on_over_pages_cleanly(
     assert pdf_problems(data, pages=3 if kind == "remi" else 2) == []  # Remi's rows are taller
 
 
+@SLOW
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("kind", KINDS)
@@ -87,6 +92,7 @@ def test_the_checks_see_what_was_wrong_with_the_gin_pad() -> None:
     assert not a.overlaps(Word("Boxes", 100, 108, 130, 118))
 
 
+@SLOW
 @pytest.mark.parametrize("language", ("en", "ru"))
 def test_the_settlement_stands_under_the_hand_lines_columns(
     client: FlaskClient, language: str
@@ -141,6 +147,7 @@ def test_the_settlement_stands_under_the_hand_lines_columns(
     assert abs(total_end(settlement[0]) - max(ends)) < 0.5, (total_end(settlement[0]), ends)
 
 
+@SLOW
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("language", ("en", "fa"))
 def test_the_page_counter_is_centred_and_the_running_title_stands_at_the_left(

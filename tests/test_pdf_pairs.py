@@ -69,6 +69,7 @@ def written(lines: list[tuple[list[str], Any]], sum_: list[str], *, rtl: bool) -
     return False
 
 
+@pytest.mark.slow  # a sheet of every kind typeset for each case
 @pytest.mark.parametrize("case", list(PLAYERS))
 def test_printed_names_stand_beside_their_own_numbers(client: FlaskClient, case: str) -> None:
     language, (a, b, c, d) = PLAYERS[case]

@@ -16,7 +16,9 @@ from flask.testing import FlaskClient
 from layout import pdf_pages
 from PIL import Image
 
-pytestmark = pytest.mark.once  # the same on every database: the SQLite pass only
+# The same on every database: the SQLite pass only. Slow: a 60-hand sheet typeset and read
+# at 300 dpi.
+pytestmark = [pytest.mark.once, pytest.mark.slow]
 
 DPI = 300
 PX = DPI / 25.4  # device pixels a millimetre

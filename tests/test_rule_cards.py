@@ -148,18 +148,25 @@ def test_an_unknown_card_is_a_404_page_in_the_readers_language(client: FlaskClie
 
 
 @pytest.mark.once  # a preset's card, typeset: no database holds it
+@pytest.mark.slow  # every card typeset: about 5 s each
 @pytest.mark.parametrize("size", ["a4", "letter"])
 def test_a_card_prints_on_one_page(client: FlaskClient, size: str) -> None:
+    """Every card on one page in Persian; the Russian card on A4 laid out cleanly too
+    (test_the_printed_card_is_laid_out_cleanly has the other languages): each card is
+    typeset once."""
     for name in CARDS:
         response = client.get(f"/rules/{name}.pdf?size={size}",
                               headers={"Accept-Language": "fa"})
         assert response.status_code == 200
         assert response.mimetype == "application/pdf"
         assert pages(response.data) == 1, name
+        if (name, size) == ("russian", "a4"):
+            assert pdf_problems(response.data, 1) == []
 
 
 @pytest.mark.once  # a preset's card, typeset: no database holds it
-@pytest.mark.parametrize("language", ["en", "fa", "ru"])
+@pytest.mark.slow  # make check typesets a card in test_a_games_card_prints
+@pytest.mark.parametrize("language", ["en", "ru"])  # Persian: the test above
 def test_the_printed_card_is_laid_out_cleanly(client: FlaskClient, language: str) -> None:
     response = client.get("/rules/russian.pdf", headers={"Accept-Language": language})
     assert pdf_problems(response.data, 1) == []
