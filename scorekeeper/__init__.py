@@ -117,8 +117,10 @@ def _register_blueprints(app: Flask) -> None:
     from .rulecards import bp as rulecards_bp
     from .rulings import bp as rulings_bp
 
+    # In this order the parts one feature shows on another's page come
+    # (services/page_parts.py): under a game's sheet, a night's box before the rulings.
     for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp,
-                      rulecards_bp, rulings_bp, nights_bp):
+                      rulecards_bp, nights_bp, rulings_bp):
         app.register_blueprint(blueprint)
 
 
