@@ -75,7 +75,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from . import charts, db, i18n, limits, names, security, themes, times
+    from . import charts, db, i18n, lan, limits, money, names, security, themes, times
+    from .hands import fields
 
     db.init_app(app)
     i18n.init_app(app)
@@ -84,6 +85,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     charts.init_app(app)
     times.init_app(app)
+    lan.init_app(app)
+    money.init_app(app)
+    fields.init_app(app)
     from .services import access
 
     access.init_app(app)  # an editor's pages are sent no-store

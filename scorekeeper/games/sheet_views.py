@@ -12,7 +12,7 @@ from ..forms import EmptyForm, VersionForm
 from ..hands.stored import stored_hand
 from ..models import Game, Group
 from ..names import game_short_names
-from ..security import SHOWS_EDIT_LINK
+from ..security import SHOWS_EDIT_LINK, live_fetch
 from ..services import access, exports, page_parts
 from ..services import games as service
 from ..services.games import load, lock_again, locked
@@ -35,7 +35,6 @@ from .common import (
     version_of,
 )
 from .forms import ShortNamesForm
-from .live_views import live_fetch
 
 
 @bp.get("/g/<game_id>")
