@@ -75,7 +75,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.wsgi_app = ProxyFix(  # type: ignore[method-assign]
             app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)
 
-    from . import charts, db, i18n, limits, names, security, themes, times
+    from . import charts, db, i18n, lan, limits, money, names, security, themes, times
+    from .hands import fields
 
     db.init_app(app)
     i18n.init_app(app)
@@ -84,6 +85,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.init_app(app)
     charts.init_app(app)
     times.init_app(app)
+    lan.init_app(app)
+    money.init_app(app)
+    fields.init_app(app)
     from .services import access
 
     access.init_app(app)  # an editor's pages are sent no-store
@@ -117,8 +121,10 @@ def _register_blueprints(app: Flask) -> None:
     from .rulecards import bp as rulecards_bp
     from .rulings import bp as rulings_bp
 
+    # In this order the parts one feature shows on another's page come
+    # (services/page_parts.py): under a game's sheet, a night's box before the rulings.
     for blueprint in (games_bp, groups_bp, checker_bp, remi_bp, pdf_bp, backup_bp, api_bp, pwa_bp,
-                      rulecards_bp, rulings_bp, nights_bp):
+                      rulecards_bp, nights_bp, rulings_bp):
         app.register_blueprint(blueprint)
 
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterable
 from urllib.parse import urlsplit, urlunsplit
 
-from flask import current_app
+from flask import Flask, current_app
 
 from .charts import qr
 
@@ -148,3 +148,11 @@ def urls_message() -> str:
         )
     lines = ["Open on another phone (same Wi-Fi):", *(f"  {url}" for url in urls)]
     return "\n".join([*lines, qr.terminal(urls[0])])
+
+
+def init_app(app: Flask) -> None:
+    """The template globals ``lan_urls()``, ``phone_url(url)`` and ``loopback_host()``:
+    the pages that hand a link on to another phone."""
+    app.add_template_global(lan_urls, "lan_urls")
+    app.add_template_global(phone_url, "phone_url")
+    app.add_template_global(loopback_host, "loopback_host")

@@ -106,9 +106,21 @@ class SessionCookies(SecureCookieSessionInterface):
         return super().open_session(app, request)
 
 
+# The header live.js sends when it fetches a page again in the background.
+LIVE_HEADER = "X-Scorekeeper-Live"
+
+
+def live_fetch() -> bool:
+    """Whether this request is live.js fetching the page again: such a fetch must not
+    touch the session (a flash message or a PIN granted meanwhile would be lost)."""
+    return request.headers.get(LIVE_HEADER) == "1"
+
+
 def init_app(app: Flask) -> None:
-    """CSRF on every form, the headers on every response, friendly error pages."""
+    """CSRF on every form, the headers on every response, friendly error pages, the
+    template global ``live_fetch()``."""
     csrf.init_app(app)
+    app.add_template_global(live_fetch, "live_fetch")
     app.session_interface = SessionCookies()
 
     @app.url_value_preprocessor

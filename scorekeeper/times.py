@@ -107,7 +107,13 @@ def day_tag(value: date, style: str = "medium") -> Markup:
         value.isoformat(), date_text(value, style, _locale()))
 
 
+def rendered_at() -> str:
+    """When this page was drawn (UTC, ISO 8601): an offline copy says how old it is."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def init_app(app: Flask) -> None:
-    """The template filters ``moment`` and ``day``."""
+    """The template filters ``moment`` and ``day``, the global ``rendered_at()``."""
     app.add_template_filter(time_tag, "moment")
     app.add_template_filter(day_tag, "day")
+    app.add_template_global(rendered_at, "rendered_at")

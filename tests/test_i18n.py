@@ -480,7 +480,7 @@ def test_money_is_written_as_each_language_writes_it(
     """CLDR's ways (symbol before or after, decimal comma in Russian), Latin digits
     everywhere, and never rounded: a stake of half a cent a point is 0.005, where it
     used to show as 0.01. (The last amount is rubles in Russian, for the grouping.)"""
-    from scorekeeper.groups import money
+    from scorekeeper.money import money
 
     with app.test_request_context(headers={"Accept-Language": lang}):
         shown = [money("0.005", "EUR"), money("1.5", "EUR"), money("500", "IRR"),

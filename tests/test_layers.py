@@ -9,6 +9,13 @@ features side by side, each owning a Blueprint; the app factory. A module may im
 own piece or a lower layer, never a higher one, and a feature never imports another
 feature, at the top of the file or inside a function. Read from the source (AST), so a
 lazy import counts as much as one at the top.
+
+The templates keep the same sides: a feature's templates (``templates/<feature>/``)
+include, extend and import only their own and the shared ones at the top of the folder
+(``base.html``, ``error.html``, ``_*.html``), which include only each other; what a page
+shows of another feature comes from its view (services/page_parts.py). A template global,
+filter or test registered by a feature is used by that feature's templates alone, and
+none asks the database: a page's data comes from its view.
 """
 
 from __future__ import annotations
@@ -18,6 +25,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from flask import Flask
+from jinja2 import Environment, meta, nodes
+
+from scorekeeper.variants import VARIANTS as KINDS
 
 # The same on every database: run in the SQLite pass only (Makefile).
 pytestmark = pytest.mark.once
@@ -229,6 +240,201 @@ def test_the_checks_see_a_feature_import_another() -> None:
     assert pieces == ["checker", "checker", "services", "services"]
     assert LAYERS["checker"] == LAYERS["rulings"] == FEATURES
     assert LAYERS["services"] < FEATURES
+
+
+# --- the templates -----------------------------------------------------------------
+
+FEATURE_PIECES = {piece for piece, layer in LAYERS.items() if layer == FEATURES}
+
+
+def template_piece(name: str) -> str | None:
+    """The feature a template belongs to, by its folder (``games`` for
+    ``games/remi/sheet.html``); ``None`` for a shared one at the top (``base.html``)."""
+    return name.split("/", 1)[0] if "/" in name else None
+
+
+def jinja_templates(env: Environment) -> list[str]:
+    """Every template the app's loader finds, but the print stylesheet (read as text by
+    the printing code, never rendered)."""
+    return [name for name in env.list_templates() if not name.endswith(".css")]
+
+
+def parsed(env: Environment, name: str, source: str | None = None) -> nodes.Template:
+    if source is None:
+        assert env.loader is not None
+        source, _file, _uptodate = env.loader.get_source(env, name)
+    return env.parse(source, name)
+
+
+def referenced_templates(tree: nodes.Template) -> list[str]:
+    """What a template includes, extends and imports by a written name (a name held in
+    a variable, ``variant.sheet_template``, is checked in the variants below)."""
+    return [name for name in meta.find_referenced_templates(tree) if name is not None]
+
+
+def names_used(env: Environment, tree: nodes.Template) -> set[str]:
+    """The globals, filters and tests a template uses: every name it does not set
+    itself."""
+    found = set(meta.find_undeclared_variables(tree))
+    found |= {node.name for node in tree.find_all((nodes.Filter, nodes.Test))}
+    return found
+
+
+def reaching_out(owner: str | None, referenced: list[str]) -> list[str]:
+    """The referenced templates ``owner``'s template may not use: another feature's, or
+    any feature's from a shared one."""
+    return [name for name in referenced
+            if (piece := template_piece(name)) is not None and piece != owner]
+
+
+def test_every_template_folder_is_a_feature(app: Flask) -> None:
+    folders = {template_piece(name) for name in jinja_templates(app.jinja_env)} - {None}
+    assert folders - FEATURE_PIECES == set()
+
+
+def test_no_template_includes_another_features(app: Flask) -> None:
+    """``{% include %}``, ``{% extends %}``, ``{% import %}`` and ``{% from %}`` stay on
+    the template's side."""
+    env = app.jinja_env
+    beside = [f"{name}: {target}" for name in jinja_templates(env)
+              for target in reaching_out(template_piece(name),
+                                         referenced_templates(parsed(env, name)))]
+    assert beside == []
+
+
+def test_a_variants_templates_belong_to_the_pages_that_draw_them() -> None:
+    """The templates a variant names are included by a variable: its sheet, hand form
+    and fields on the game's pages; its sheet and pad printed; its rules line on the
+    sheet, the print and a ruling alike, so shared."""
+    wrong = []
+    for name, variant in KINDS.items():
+        expected = {"sheet_template": "games", "quick_template": "games",
+                    "card_template": "games", "hand_template": "games",
+                    "pdf_template": "pdf", "pad_template": "pdf", "rules_template": None}
+        for attribute, piece in expected.items():
+            template = getattr(variant, attribute, None)
+            if template is not None and template_piece(template) != piece:
+                wrong.append(f"{name}.{attribute}: {template}")
+    assert wrong == []
+
+
+# What registers a template global, filter or test: a Blueprint's app-wide ones, and the
+# app's own (the shared modules' ``init_app``).
+REGISTERING = {"app_template_global", "app_template_filter", "app_template_test",
+               "add_app_template_global", "add_app_template_filter", "add_app_template_test",
+               "add_template_global", "add_template_filter", "add_template_test",
+               "template_global", "template_filter", "template_test"}
+
+
+def template_names(path: Path, source: str | None = None) -> list[tuple[str, str]]:
+    """(name in the templates, function) of each template global, filter or test that
+    ``path`` (or ``source`` as if it were that file) registers."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    found: list[tuple[str, str]] = []
+
+    def given_name(call: ast.Call, position: int) -> str | None:
+        if len(call.args) > position and isinstance(call.args[position], ast.Constant):
+            return str(call.args[position].value)  # type: ignore[attr-defined]
+        return next((str(k.value.value) for k in call.keywords  # type: ignore[attr-defined]
+                     if k.arg == "name" and isinstance(k.value, ast.Constant)), None)
+
+    for node in ast.walk(ast.parse(text, str(path))):
+        if isinstance(node, ast.FunctionDef):
+            for decorator in node.decorator_list:
+                call = decorator if isinstance(decorator, ast.Call) else None
+                target = call.func if call is not None else decorator
+                if isinstance(target, ast.Attribute) and target.attr in REGISTERING:
+                    named = given_name(call, 0) if call is not None else None
+                    found.append((named or node.name, node.name))
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+              and node.func.attr.startswith("add_") and node.func.attr in REGISTERING
+              and node.args):
+            function = node.args[0]
+            called = (function.attr if isinstance(function, ast.Attribute)
+                      else function.id if isinstance(function, ast.Name) else "?")
+            found.append((given_name(node, 1) or called, called))
+    return found
+
+
+def feature_template_names() -> dict[str, str]:
+    """Each template name a feature registers: the feature."""
+    return {name: piece_of(path) for path in modules() if LAYERS[piece_of(path)] == FEATURES
+            for name, _function in template_names(path)}
+
+
+def test_no_template_uses_a_name_another_feature_registers(app: Flask) -> None:
+    """A global, filter or test a feature's Blueprint registers is its own templates'
+    alone; what several features' or the shared templates use, a shared module
+    registers."""
+    env = app.jinja_env
+    registered = feature_template_names()
+    borrowed = [f"{name}: {used} ({registered[used]})" for name in jinja_templates(env)
+                for used in sorted(names_used(env, parsed(env, name)))
+                if used in registered and registered[used] != template_piece(name)]
+    assert borrowed == []
+
+
+def asks_the_database(path: Path, function: str, source: str | None = None) -> bool:
+    """Whether ``function``, defined in ``path`` (or ``source``), opens the database
+    session."""
+    text = path.read_text(encoding="utf-8") if source is None else source
+    for node in ast.walk(ast.parse(text, str(path))):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return any(isinstance(inner, ast.Name | ast.Attribute)
+                       and "get_session" in {getattr(inner, "id", None),
+                                             getattr(inner, "attr", None)}
+                       for inner in ast.walk(node))
+    return False
+
+
+def test_no_template_global_asks_the_database() -> None:
+    """A page's data comes from its view: a global that queried would run its queries on
+    every render of every template that uses it, unseen by the view."""
+    querying = [f"{path.relative_to(PACKAGE)}: {function}" for path in modules()
+                for _name, function in template_names(path)
+                if asks_the_database(path, function)]
+    assert querying == []
+
+
+OLD_SHEET = """{% extends "base.html" %}
+{% from "_macros.html" import draft %}
+{% from "pwa/_share.html" import kept_here with context %}
+{% block content %}{% include variant.sheet_template %}
+{% include "games/_stakes.html" %}{% include "nights/_game_confirm.html" ignore missing %}
+{{ game.stake | money }}{% endblock %}
+"""
+
+OLD_NIGHTS = """from flask import Blueprint
+bp = Blueprint("nights", __name__)
+
+@bp.app_template_global()
+def night_table_of(game):
+    from ..db import get_session
+    return get_session().get(NightTable, game.id)
+
+@bp.app_template_filter("signed")
+def signed_number(value):
+    return str(value)
+
+bp.add_app_template_global(lan.phone_url, "phone_url")
+"""
+
+
+def test_the_checks_see_a_template_reach_beside(app: Flask) -> None:
+    """The games sheet as it was: a night's box included by name, a share partial of the
+    PWA's imported, a filter of the groups used; the night's global queried."""
+    tree = parsed(app.jinja_env, "games/sheet.html", OLD_SHEET)
+    assert reaching_out("games", referenced_templates(tree)) == [
+        "pwa/_share.html", "nights/_game_confirm.html"]
+    assert reaching_out(None, ["_macros.html", "games/_stakes.html"]) == ["games/_stakes.html"]
+    assert {"money", "variant", "game"} <= names_used(app.jinja_env, tree)
+    assert "draft" not in names_used(app.jinja_env, tree)
+    nights = PACKAGE / "nights" / "__init__.py"
+    assert template_names(nights, OLD_NIGHTS) == [
+        ("night_table_of", "night_table_of"), ("signed", "signed_number"),
+        ("phone_url", "phone_url")]
+    assert asks_the_database(nights, "night_table_of", OLD_NIGHTS)
+    assert not asks_the_database(nights, "signed_number", OLD_NIGHTS)
 
 
 TESTS = Path(__file__).resolve().parent

@@ -123,7 +123,7 @@ def race_chart(
         width=width,
         height=height,
         chart_id=chart_id,
-        legend=False,  # in HTML beside it (games/_race.html): it prints Persian correctly
+        legend=False,  # in HTML beside it (_race.html): it prints Persian correctly
         printing=printing,
     )
 

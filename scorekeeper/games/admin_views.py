@@ -13,6 +13,8 @@ from ..db import get_session, rollback_to_reading
 from ..forms import EmptyForm, PinForm, SetPinForm
 from ..hands.stored import stored_hand
 from ..models import Change, Game
+from ..rulebook.content import game_card
+from ..scoring.rules import Rules
 from ..services import access
 from ..services import games as service
 from ..services.games import load, locked
@@ -43,6 +45,9 @@ def history(game_id: str) -> str:
         entries=entries,
         restorable=service.restorable(changes) if editable else set(),
         empty=EmptyForm(),
+        # A change that cites a rule of the game names it by its title on the game's card.
+        rule_titles={rule.anchor: rule.title
+                     for rule in game_card(game.variant, Rules.from_dict(game.rules)).items},
     )
 
 

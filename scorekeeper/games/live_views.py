@@ -21,17 +21,8 @@ from ..db import get_session
 from ..models import Change, Game
 from . import bp
 
-# The header live.js sends when it fetches a page again in the background.
-LIVE_HEADER = "X-Scorekeeper-Live"
 CACHE_CONTROL = "private, no-cache"  # a cache may keep an answer but must ask first
 VARY = "Cookie, Accept-Language"  # the 200's sentence is in the reader's language
-
-
-@bp.app_template_global()
-def live_fetch() -> bool:
-    """Whether this request is live.js fetching the page again: such a fetch must not
-    touch the session (a flash message or a PIN granted meanwhile would be lost)."""
-    return request.headers.get(LIVE_HEADER) == "1"
 
 
 @bp.get("/g/<game_id>/live")

@@ -12,8 +12,8 @@ from ..forms import EmptyForm, VersionForm
 from ..hands.stored import stored_hand
 from ..models import Game, Group
 from ..names import game_short_names
-from ..security import SHOWS_EDIT_LINK
-from ..services import access, exports
+from ..security import SHOWS_EDIT_LINK, live_fetch
+from ..services import access, exports, page_parts
 from ..services import games as service
 from ..services.games import load, lock_again, locked
 from ..services.night_access import organises_table
@@ -35,7 +35,6 @@ from .common import (
     version_of,
 )
 from .forms import ShortNamesForm
-from .live_views import live_fetch
 
 
 @bp.get("/g/<game_id>")
@@ -118,6 +117,8 @@ def _render_sheet(
         view_url=url_for("games.sheet", game_id=game.id, _external=True),
         kept_url=(url_for("games.sheet", game_id=game.id, key=game.edit_secret, _external=True)
                   if created else None),
+        sheet_parts=page_parts.parts(page_parts.GAME_SHEET, game=game, editable=editable),
+        action_parts=page_parts.parts(page_parts.GAME_ACTIONS, game=game),
     )
     return make_response(body, status)
 

@@ -26,6 +26,7 @@ from ..i18n import outcome_label
 from ..names import isolated
 from ..scoring.game import GinGame
 from ..scoring.three_hand import ThreeHandGame
+from ..security import live_fetch
 from ..services import access
 from ..services.games import load, settled
 from ..variants.base import Sheet, own
@@ -35,7 +36,6 @@ from ..variants.remi import RemiSheet
 from ..variants.replay import GinSheet
 from ..variants.three_hand import ThreeHandSheet
 from . import bp
-from .live_views import live_fetch
 
 VIEWS = ("upright", "turned", "split")
 

@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
+from flask import Flask
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
@@ -406,3 +407,16 @@ class DiscardField(OneCardField):
     """The one card the player who went out discarded. Parsed into ``card``."""
 
     one_card = _l("The final discard is one card.")
+
+
+def card_text(code: str) -> Markup:
+    """A stored card code (``TD``) shown as a card chip."""
+    return show_html(Card.parse(code))
+
+
+def init_app(app: Flask) -> None:
+    """The template globals of the hand partials, shared by the game pages, the dispute
+    settlers and the rulings: ``explain(step)``, ``picker_rows()``, ``card_text(code)``."""
+    app.add_template_global(explain, "explain")
+    app.add_template_global(picker_rows, "picker_rows")
+    app.add_template_global(card_text, "card_text")

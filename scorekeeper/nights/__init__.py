@@ -8,29 +8,33 @@ from typing import Any
 
 from flask import Blueprint
 
+from ..services import page_parts
+
 bp = Blueprint("nights", __name__)
 
 # The view modules register their routes on ``bp`` when the app factory imports them.
 
 
-@bp.app_template_global()
-def night_table_of(game: Any) -> Any:
-    """The night's table a game is played at, with its night and state, for the
-    "Confirm this result" part of the game's page (``None``: not a night's game)."""
+def confirm_box(game: Any, editable: bool) -> str:
+    """The "Confirm this result" part of a game's sheet when the game is a club night's
+    table (its round and number, its result and whether it is confirmed or corrected);
+    of any other game, nothing but the template's blank lines."""
+    from flask import render_template
+
     from ..db import get_session
     from ..models import Night
     from ..services import nights as service
 
     db = get_session()
     table = service.table_by_game(db, game.id)
-    if table is None:
-        return None
-    night = db.get(Night, table.night_id)
-    if night is None:
-        return None
-    return {"night": night, "table": table,
-            "result": service.progress_of(game).result,
-            "correction": service.corrections(night).get((table.round, table.number))}
+    night = db.get(Night, table.night_id) if table is not None else None
+    at = None if table is None or night is None else {
+        "night": night, "table": table, "result": service.progress_of(game).result,
+        "correction": service.corrections(night).get((table.round, table.number))}
+    return render_template("nights/_game_confirm.html", at=at, game=game, editable=editable)
+
+
+bp.record_once(lambda state: page_parts.add(state.app, page_parts.GAME_SHEET, confirm_box))
 
 
 @bp.app_template_filter()

@@ -22,6 +22,7 @@ from ..security import is_token
 from ..services import access as game_access
 from ..services import night_access as access
 from ..services import nights as service
+from ..services import page_parts
 from ..services.gameform import rules_from_form
 from ..services.night_view import night_view
 from ..variants import VARIANTS
@@ -211,6 +212,7 @@ def _render_organiser(
                               _external=True),
         board_url=url_for("nights.board", night_id=night.id, _external=True),
         created=created,
+        action_parts=page_parts.parts(page_parts.NIGHT_ACTIONS, night=night),
     )
     response = make_response(body, status)
     # The page holds the organiser's secret (its link, its QR code): kept nowhere, as

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -58,9 +57,6 @@ def _static_files(folder: str) -> tuple[tuple[str, ...], str]:
     return tuple(names), digest.hexdigest()[:16]
 
 
-bp.add_app_template_global(lan.lan_urls, "lan_urls")
-bp.add_app_template_global(lan.phone_url, "phone_url")
-bp.add_app_template_global(lan.loopback_host, "loopback_host")
 
 
 def _svg(body: bytes, *, private: bool) -> Response:
@@ -245,9 +241,3 @@ def service_worker() -> Response:
 def print_urls() -> None:
     """Print the addresses other phones can open (and their QR codes)."""
     click.echo(lan.urls_message())
-
-
-@bp.app_template_global()
-def rendered_at() -> str:
-    """When this page was drawn (UTC, ISO 8601): an offline copy says how old it is."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

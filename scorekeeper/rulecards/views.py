@@ -35,14 +35,6 @@ def _paper() -> str | tuple[str, int]:
     return PAPER[options.size.data]
 
 
-@bp.app_template_global()
-def game_rule_titles(game: Game) -> dict[str, str]:
-    """The titles of the rules on a game's own card, by anchor: a page that cites a rule
-    of the game (its history) names it."""
-    card = game_card(game.variant, Rules.from_dict(game.rules))
-    return {rule.anchor: rule.title for rule in card.items}
-
-
 @bp.get("/rules")
 def index() -> str:
     """Every rule card: the presets of gin and the other kinds of game."""
@@ -63,7 +55,7 @@ def card_pdf(name: str) -> Response | tuple[str, int]:
     paper = _paper()
     if isinstance(paper, tuple):
         return paper
-    body = render_pdf("pdf/rule_card.html", card=rule_card, game=None, paper=paper)
+    body = render_pdf("rulecards/pdf/rule_card.html", card=rule_card, game=None, paper=paper)
     return pdf_response(body, f"rules-{name}.pdf")
 
 
@@ -82,7 +74,7 @@ def game_rules_pdf(game_id: str) -> Response | tuple[str, int]:
     if isinstance(paper, tuple):
         return paper
     release_session()
-    body = render_pdf("pdf/rule_card.html", card=rule_card, game=game, paper=paper)
+    body = render_pdf("rulecards/pdf/rule_card.html", card=rule_card, game=game, paper=paper)
     return pdf_response(body, f"rules-{game_id[:8]}.pdf")
 
 

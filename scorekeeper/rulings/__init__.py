@@ -7,17 +7,23 @@ from typing import Any
 
 from flask import Blueprint
 
+from ..services import page_parts
+
 bp = Blueprint("rulings", __name__)
 
 
-@bp.app_template_global()
-def rulings_of(game: Any) -> list[Any]:
-    """The rulings kept about a game's hands, oldest first, for its sheet (whoever sees
-    the game sees their links)."""
+def kept_on_sheet(game: Any, **_page: Any) -> str:
+    """The rulings kept about a game's hands, oldest first, as a part of its sheet
+    (whoever sees the game sees their links)."""
+    from flask import render_template
+
     from ..db import get_session
     from ..services.rulings import kept_about
 
-    return kept_about(get_session(), [game.id]).get(game.id, [])
+    kept = kept_about(get_session(), [game.id]).get(game.id, [])
+    return render_template("rulings/_game_rulings.html", kept=kept, game=game)
 
+
+bp.record_once(lambda state: page_parts.add(state.app, page_parts.GAME_SHEET, kept_on_sheet))
 
 from . import views  # noqa: E402,F401 - the routes register themselves on bp

@@ -146,7 +146,7 @@ def pdf(ruling_id: str) -> Response | tuple[str, int]:
         return render_template("error.html", code=400, message=" ".join(problems(options))), 400
     context = _context(ruling)
     release_session()
-    body = render_pdf("pdf/ruling.html", paper=PAPER[options.size.data], **context)
+    body = render_pdf("rulings/pdf/ruling.html", paper=PAPER[options.size.data], **context)
     return pdf_response(body, f"ruling-{ruling.id[:8]}.pdf")
 
 

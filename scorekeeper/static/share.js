@@ -1,4 +1,4 @@
-/* "Copy" and "Share" beside a link to hand on (pwa/_share.html, link_field): the phone's
+/* "Copy" and "Share" beside a link to hand on (_share.html, link_field): the phone's
  * share sheet (the Web Share API) where it has one, the clipboard always. Whether the
  * link was copied is said in a live region beside the buttons. Without JavaScript the
  * link stays in its read-only field, to be selected and copied by hand.

@@ -36,7 +36,7 @@ def variant_for(game: GameData) -> Variant:
 
 def game_races(game: Game, sheet: Sheet) -> tuple[Race, ...]:
     """The races a stored game's kind draws from its replayed sheet (``Variant.races``)
-    that have run at least one hand (a template global: ``games/_race.html``)."""
+    that have run at least one hand (a template global: ``_race.html``)."""
     return tuple(race for race in variant_for(game).races(sheet) if race.hands)
 
 

@@ -71,7 +71,7 @@ class Variant:
     card_template: ClassVar[str | None] = None
     hand_template: ClassVar[str]
     # The one-line summary of the rules above the sheet, and the card-entry page's intro.
-    rules_template: ClassVar[str] = "games/_rules_summary.html"
+    rules_template: ClassVar[str] = "_rules_summary.html"
     card_intro: ClassVar[Any] = None
     # Print templates (WeasyPrint): the game's sheet, and a blank pad.
     pdf_template: ClassVar[str]

@@ -212,7 +212,7 @@ class RemiVariant(Variant):
     quick_template = "games/remi/quick_fields.html"
     card_template = "games/remi/card_fields.html"
     hand_template = "games/remi/hand.html"
-    rules_template: ClassVar[str] = "games/remi/_rules.html"
+    rules_template: ClassVar[str] = "_remi_rules.html"
     card_intro: ClassVar[Any] = _l(
         "Type each player's cards in any notation (7H, 10♦, q♠) or tap them: the "
         "combinations laid on the table one a line, then the cards still in hand."
