@@ -13,6 +13,8 @@ from __future__ import annotations
 import fcntl
 import os
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -204,12 +206,33 @@ def _close_session(_exc: BaseException | None) -> None:
         session.close()
 
 
-def rollback_to_reading() -> None:
-    """Undo a refused change (a form with mistakes, a lost race) and read the rest of
-    the request like a GET: the session is rolled back and bound to the reader engine,
-    so showing the form again (which reads the game afresh) takes, on SQLite, neither
-    the write lock nor a turn at the processes' file lock, and holds up nobody's save.
-    Nothing can be written after it (the reader's connections are ``query_only``)."""
+class Unchanged(Exception):
+    """Raised in a ``writing()`` block that writes nothing after all (a form with
+    mistakes, a PIN that is not right): the block is left like any refused change."""
+
+
+@contextmanager
+def writing() -> Iterator[Session]:
+    """The request's change, in its writer's session: committed when the block ends.
+
+    A block that raises (``Unchanged``, a service's refusal, a lost race, a 404) is
+    rolled back, and the rest of the request reads like a GET: the session is bound to
+    the reader engine, so showing the form again (which reads afresh) takes, on SQLite,
+    neither the write lock nor a turn at the processes' file lock, and holds up nobody's
+    save; nothing can be written after it (the reader's connections are ``query_only``).
+    The exception goes on, for the view (or its error handler) to answer."""
+    try:
+        yield get_session()
+        get_session().commit()  # the writer's, should the block have begun writing
+    except BaseException:
+        begin_reading()
+        raise
+
+
+def begin_reading() -> None:
+    """Read the rest of the request like a GET (what ``writing()`` does when its block
+    raises, and a change worked out before any lock starts with): whatever the session
+    had not committed is rolled back and it is bound to the reader engine."""
     session: Session | None = g.get("db_session")
     if session is None:  # nothing read yet: the request goes on with a reader's session
         g.db_session = current_app.extensions["scorekeeper.read_db"]()
@@ -220,7 +243,7 @@ def rollback_to_reading() -> None:
 
 def begin_writing() -> Session:
     """The writer's session for a change worked out on what a reading session read
-    (``rollback_to_reading`` first): the reading session is closed (what it loaded stays
+    (``begin_reading`` first): the reading session is closed (what it loaded stays
     readable), and the new one's first statement waits for the write lock. The slow part
     of a change (replaying the game, checking the form) so runs before any lock is held."""
     _close_session(None)
