@@ -1,6 +1,7 @@
 """The database: one SQLAlchemy engine per app, one session per request.
 
-``db.py`` owns the session: views commit, models never do. SQLite (the default) runs
+``db.py`` owns the session: a view writes in a ``writing()`` block, which commits, or
+rolls back a refused change and reads on; models never commit. SQLite (the default) runs
 in WAL mode. A request that may write (POST…) takes SQLite's write lock at BEGIN, so
 two phones saving at once queue up instead of failing; a read-only request (GET, HEAD)
 reads a snapshot through connections of its own that take no lock at all, so a slow
@@ -207,20 +208,14 @@ def _close_session(_exc: BaseException | None) -> None:
 
 
 class Unchanged(Exception):
-    """Raised in a ``writing()`` block that writes nothing after all (a form with
-    mistakes, a PIN that is not right): the block is left like any refused change."""
+    """Raised in a ``writing()`` block that writes nothing after all (a form with mistakes)."""
 
 
 @contextmanager
 def writing() -> Iterator[Session]:
-    """The request's change, in its writer's session: committed when the block ends.
-
-    A block that raises (``Unchanged``, a service's refusal, a lost race, a 404) is
-    rolled back, and the rest of the request reads like a GET: the session is bound to
-    the reader engine, so showing the form again (which reads afresh) takes, on SQLite,
-    neither the write lock nor a turn at the processes' file lock, and holds up nobody's
-    save; nothing can be written after it (the reader's connections are ``query_only``).
-    The exception goes on, for the view (or its error handler) to answer."""
+    """The request's change, in its writer's session, committed when the block ends; a
+    block that raises (``Unchanged``, a refusal, a lost race, a 404) is rolled back, the
+    request reads on like a GET (``begin_reading``) and the exception goes on."""
     try:
         yield get_session()
         get_session().commit()  # the writer's, should the block have begun writing
@@ -230,13 +225,10 @@ def writing() -> Iterator[Session]:
 
 
 def begin_reading() -> None:
-    """Read the rest of the request like a GET (what ``writing()`` does when its block
-    raises, and a change worked out before any lock starts with): whatever the session
-    had not committed is rolled back and it is bound to the reader engine."""
-    session: Session | None = g.get("db_session")
-    if session is None:  # nothing read yet: the request goes on with a reader's session
-        g.db_session = current_app.extensions["scorekeeper.read_db"]()
-        return
+    """Read the rest of the request like a GET, rolled back and bound to the reader engine:
+    on SQLite, a form drawn again takes neither the write lock nor a turn at the processes'
+    file lock, and nothing more can be written (the reader's connections are query-only)."""
+    session = get_session()
     session.rollback()
     session.bind = current_app.extensions["scorekeeper.reader"]
 

@@ -219,8 +219,9 @@ def _secret(app: Any, game_id: str) -> str:
 def test_a_refused_form_is_drawn_again_reading_with_the_write_lock_free(
     app: Any, client: Any, friday: dict[str, Any], database_url: str
 ) -> None:
-    """Each refused change (a hand with a mistake, no PIN typed, a group's settings
-    or payment with a mistake, a new game without players) is answered with its form
+    """Each refused change (a hand with a mistake, no PIN typed, no short names, a new
+    game or night without players, a group's settings or payment with a mistake) is
+    answered with its form
     again; while that page is drawn the request's session reads through the reader
     engine and holds no write transaction, so on SQLite another connection takes the
     write lock at once."""
@@ -252,7 +253,9 @@ def test_a_refused_form_is_drawn_again_reading_with_the_write_lock_free(
     refusals = [
         (lambda: quick(client, game_id, "knock", 0, 11, 20), "games/sheet.html"),
         (lambda: client.post(f"/g/{game_id}/unlock", data={"pin": ""}), "games/unlock.html"),
+        (lambda: client.post(f"/g/{game_id}/short-names", data={}), "games/sheet.html"),
         (lambda: client.post("/games/new", data={"variant": "gin"}), "games/new.html"),
+        (lambda: client.post("/nights/new", data={"variant": "gin"}), "nights/new.html"),
         (lambda: client.post(f"/groups/{group_id}/settings", data={"settings-name": ""}),
          "groups/page.html"),
         (lambda: client.post(f"/groups/{group_id}/payments",
