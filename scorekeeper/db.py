@@ -1,6 +1,7 @@
 """The database: one SQLAlchemy engine per app, one session per request.
 
-``db.py`` owns the session: views commit, models never do. SQLite (the default) runs
+``db.py`` owns the session: a view writes in a ``writing()`` block, which commits, or
+rolls back a refused change and reads on; models never commit. SQLite (the default) runs
 in WAL mode. A request that may write (POST…) takes SQLite's write lock at BEGIN, so
 two phones saving at once queue up instead of failing; a read-only request (GET, HEAD)
 reads a snapshot through connections of its own that take no lock at all, so a slow
@@ -13,6 +14,8 @@ from __future__ import annotations
 import fcntl
 import os
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -204,23 +207,35 @@ def _close_session(_exc: BaseException | None) -> None:
         session.close()
 
 
-def rollback_to_reading() -> None:
-    """Undo a refused change (a form with mistakes, a lost race) and read the rest of
-    the request like a GET: the session is rolled back and bound to the reader engine,
-    so showing the form again (which reads the game afresh) takes, on SQLite, neither
-    the write lock nor a turn at the processes' file lock, and holds up nobody's save.
-    Nothing can be written after it (the reader's connections are ``query_only``)."""
-    session: Session | None = g.get("db_session")
-    if session is None:  # nothing read yet: the request goes on with a reader's session
-        g.db_session = current_app.extensions["scorekeeper.read_db"]()
-        return
+class Unchanged(Exception):
+    """Raised in a ``writing()`` block that writes nothing after all (a form with mistakes)."""
+
+
+@contextmanager
+def writing() -> Iterator[Session]:
+    """The request's change, in its writer's session, committed when the block ends; a
+    block that raises (``Unchanged``, a refusal, a lost race, a 404) is rolled back, the
+    request reads on like a GET (``begin_reading``) and the exception goes on."""
+    try:
+        yield get_session()
+        get_session().commit()  # the writer's, should the block have begun writing
+    except BaseException:
+        begin_reading()
+        raise
+
+
+def begin_reading() -> None:
+    """Read the rest of the request like a GET, rolled back and bound to the reader engine:
+    on SQLite, a form drawn again takes neither the write lock nor a turn at the processes'
+    file lock, and nothing more can be written (the reader's connections are query-only)."""
+    session = get_session()
     session.rollback()
     session.bind = current_app.extensions["scorekeeper.reader"]
 
 
 def begin_writing() -> Session:
     """The writer's session for a change worked out on what a reading session read
-    (``rollback_to_reading`` first): the reading session is closed (what it loaded stays
+    (``begin_reading`` first): the reading session is closed (what it loaded stays
     readable), and the new one's first statement waits for the write lock. The slow part
     of a change (replaying the game, checking the form) so runs before any lock is held."""
     _close_session(None)

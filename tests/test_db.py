@@ -214,3 +214,62 @@ def _secret(app: Any, game_id: str) -> str:
         game = get_session().get(Game, game_id)
         assert game is not None
         return str(game.edit_secret)
+
+
+def test_a_refused_form_is_drawn_again_reading_with_the_write_lock_free(
+    app: Any, client: Any, friday: dict[str, Any], database_url: str
+) -> None:
+    """Each refused change (a hand with a mistake, a hand sent from a page another save
+    made stale, no PIN typed, no short names, a new game or night without players, a
+    group's settings or payment with a mistake) is answered with its form again; while
+    that page is drawn the request's session reads through the reader engine and holds
+    no write transaction, so on SQLite another connection takes the write lock at once."""
+    from flask import before_render_template
+
+    from scorekeeper.db import get_session
+    from tests.helpers import new_game, quick
+
+    game_id = new_game(client)
+    group_id = friday["group"]["id"]
+    drawn: list[tuple[str, bool, bool]] = []
+
+    def look(_app: Any, template: Any, **_context: Any) -> None:
+        session = get_session()
+        reading = session.get_bind() is app.extensions["scorekeeper.reader"]
+        lock_free = True
+        if database_url.startswith("sqlite"):
+            conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.1,
+                                   isolation_level=None)
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                conn.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                lock_free = False
+            finally:
+                conn.close()
+        drawn.append((template.name, reading, lock_free))
+
+    refusals = [
+        (lambda: quick(client, game_id, "knock", 0, 11, 20), "games/sheet.html", 422),
+        (lambda: quick(client, game_id, "knock", 0, 2, 9, version="7"), "games/sheet.html",
+         409),
+        (lambda: client.post(f"/g/{game_id}/unlock", data={"pin": ""}), "games/unlock.html",
+         422),
+        (lambda: client.post(f"/g/{game_id}/short-names", data={}), "games/sheet.html", 422),
+        (lambda: client.post("/games/new", data={"variant": "gin"}), "games/new.html", 422),
+        (lambda: client.post("/nights/new", data={"variant": "gin"}), "nights/new.html", 422),
+        (lambda: client.post(f"/groups/{group_id}/settings", data={"settings-name": ""}),
+         "groups/page.html", 422),
+        (lambda: client.post(f"/groups/{group_id}/payments",
+                             data={"payment-payer": "Ann", "payment-payee": "Ann",
+                                   "payment-amount": "1"}),
+         "groups/page.html", 422),
+    ]
+    before_render_template.connect(look, app)
+    try:
+        for send, template, status in refusals:
+            drawn.clear()
+            assert send().status_code == status, template
+            assert drawn[0] == (template, True, True)
+    finally:
+        before_render_template.disconnect(look, app)

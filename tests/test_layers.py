@@ -463,3 +463,33 @@ def test_the_check_sees_a_test_module_imported() -> None:
     assert imported_test_modules("from tests.browser.test_layout import PROBLEMS_JS\n"
                         "import tests.test_i18n\nfrom tests.helpers import api\n") == [
         "tests.browser.test_layout", "tests.test_i18n"]
+
+
+SESSION_SWITCHES = {"begin_reading", "begin_writing", "rollback_to_reading"}
+
+
+def switches_session(source: str) -> list[int]:
+    """Lines of ``source`` that name a function switching the request's session between
+    reading and writing by hand."""
+    return [
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if (isinstance(node, ast.Name) and node.id in SESSION_SWITCHES)
+        or (isinstance(node, ast.alias) and node.name in SESSION_SWITCHES)
+        or (isinstance(node, ast.Attribute) and node.attr in SESSION_SWITCHES)
+    ]
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_only_db_and_the_games_service_switch_the_session(path: Path) -> None:
+    """A view's change is written in ``db.writing()``, which rolls back a refused one
+    and reads on: no view switches the session to reading (or writing) by hand. The
+    games service's ``read_for_change``/``lock_again`` are the one other home."""
+    if path.relative_to(PACKAGE).as_posix() in {"db.py", "services/games.py"}:
+        return
+    assert switches_session(path.read_text(encoding="utf-8")) == []
+
+
+def test_the_check_sees_a_view_read_on_by_hand() -> None:
+    source = "from ..db import begin_reading\n\ndef view():\n    begin_reading()\n"
+    assert switches_session(source) == [1, 4]

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from .. import limits
-from ..db import get_session, rollback_to_reading
+from ..db import get_session, writing
 from ..models import Game, Group, Import, Night
 from ..security import is_token
 from ..services import access, night_access
@@ -99,11 +99,12 @@ def import_games() -> str | tuple[str, int] | WerkzeugResponse:
         status = 422 if form.is_submitted() else 200
         return render_template("backup/import.html", form=form, problems=[]), status
     try:
-        with form.file.data.stream as file:  # a large one is a temporary file: closed
-            document = json.loads(file.read())
-        games = read_archive(document)
-        groups = read_groups(document, games)
-        nights = read_nights(document, games, groups)
+        with writing():  # nothing is written before the file is read through
+            with form.file.data.stream as file:  # a large one is a temporary file: closed
+                document = json.loads(file.read())
+            games = read_archive(document)
+            groups = read_groups(document, games)
+            nights = read_nights(document, games, groups)
     except ArchiveError as exc:
         return _refused(form, exc.problems)
     except (ValueError, RecursionError):  # not JSON, not UTF-8, nested too deep
@@ -237,7 +238,6 @@ def imported_links(import_id: str) -> Response:
 
 def _refused(form: ImportForm, problems: list[tuple[str, str]]) -> tuple[str, int]:
     """The form again with every problem; nothing was written."""
-    rollback_to_reading()
     shown = problems[:50]
     return render_template("backup/import.html", form=form, problems=shown,
                            more=len(problems) - len(shown)), 422

@@ -9,7 +9,7 @@ from flask import flash, render_template, request
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
-from ..db import get_session, rollback_to_reading
+from ..db import Unchanged, get_session, writing
 from ..forms import EmptyForm, PinForm, SetPinForm
 from ..hands.stored import stored_hand
 from ..models import Change, Game
@@ -78,15 +78,17 @@ def unlock(game_id: str) -> str | Response | tuple[str, int]:
     if not form.is_submitted():
         game, _variant = load(game_id)
         return render_template("games/unlock.html", game=game, form=form)
-    if not form.validate():
-        rollback_to_reading()  # the POST's session: drawn again without the write lock
+    try:
+        with writing():
+            if not form.validate():
+                raise Unchanged
+            # The PIN's hash is worked out first, with no lock held; then the try is counted.
+            check = access.check_pin(Game, game_id, form.pin.data.strip())
+            game, _variant = locked(game_id, editing=False)
+            ok = access.record_pin(game, check)
+    except Unchanged:  # drawn again without the write lock
         game, _variant = load(game_id)
         return render_template("games/unlock.html", game=game, form=form), 422
-    # The PIN's hash is worked out first, with no lock held; then the try is counted.
-    check = access.check_pin(Game, game_id, form.pin.data.strip())
-    game, _variant = locked(game_id, editing=False)
-    ok = access.record_pin(game, check)
-    get_session().commit()
     if ok:
         access.grant_edit(game, via_pin=True)
         flash(_("This phone can now enter hands."))
@@ -99,20 +101,21 @@ def unlock(game_id: str) -> str | Response | tuple[str, int]:
 def set_pin(game_id: str) -> Response:
     """Set or change the game's PIN (the edit link's holder only): the phones the old
     one let in keep score no longer."""
-    game, _variant = locked(game_id)
-    access.require_link(game)
     form = SetPinForm()
-    if form.validate_on_submit():
-        try:
+    try:
+        with writing():
+            game, _variant = locked(game_id)
+            access.require_link(game)
+            if not form.validate_on_submit():
+                raise Unchanged
             service.record_event(game, "pin", by())
-        except service.Full:
-            rollback_to_reading()
-            flash(full(), "warning")
-            return to_sheet(game)
-        access.set_pin(game, form.pin.data)
-        get_session().commit()
-        flash(_("PIN set. Another phone can open the game and enter it."))
+            access.set_pin(game, form.pin.data)
+    except service.Full:
+        flash(full(), "warning")
         return to_sheet(game)
-    rollback_to_reading()
-    flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
+    except Unchanged:
+        flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."),
+              "warning")
+        return to_sheet(game)
+    flash(_("PIN set. Another phone can open the game and enter it."))
     return to_sheet(game)

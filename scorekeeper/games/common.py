@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..db import get_session, rollback_to_reading
+from ..db import writing
 from ..hands.stored import StoredHand
 from ..models import Game
 from ..services import access
@@ -91,30 +91,29 @@ def save_new(
     played = variant.sheet(game)
     saved = variant.sheet_with(game, inputs)
     locked = lock_again(game, hands=False)
-    db = get_session()
     token = form.token.data or None
-    if request.form.get(CONFIRM) != REPEAT:
-        try:
-            service.check_repeat(db, locked, inputs, token)
-        except service.Repeated as exc:
-            # Asked about the sheet as it is now (another phone may have saved the hand
-            # this one repeats): "Save it again" adds it there.
-            form.version.data = str(locked.version)
-            rollback_to_reading()
-            return Refused(exc.number)
     try:
-        number, new = service.add_hand(
-            db,
-            locked,
-            inputs,
-            token=token,
-            version=version_of(form),
-            by=by(),
-            finished=lambda _game: bool(played.finished),
-        )
-        db.commit()
+        with writing() as db:
+            if request.form.get(CONFIRM) != REPEAT:
+                try:
+                    service.check_repeat(db, locked, inputs, token)
+                except service.Repeated:
+                    # Asked about the sheet as it is now (another phone may have saved the
+                    # hand this one repeats): "Save it again" adds it there.
+                    form.version.data = str(locked.version)
+                    raise
+            number, new = service.add_hand(
+                db,
+                locked,
+                inputs,
+                token=token,
+                version=version_of(form),
+                by=by(),
+                finished=lambda _game: bool(played.finished),
+            )
+    except service.Repeated as exc:
+        return Refused(exc.number)
     except service.Conflict:
-        rollback_to_reading()
         form.version.data = str(load(game.id)[0].version)
         form.form_errors = [
             _(
@@ -124,13 +123,11 @@ def save_new(
         ]
         return Refused()
     except service.GameOver as exc:
-        rollback_to_reading()
         form.form_errors = [full() if isinstance(exc, service.Full) else
                             _("The game is over: no more hands. Corrections still work.")]
         return Refused()
     except IntegrityError:
         # Two phones raced past the checks at once; the loser is told, nothing doubles.
-        rollback_to_reading()
         earlier = service.duplicate_of(db, game, token)
         if earlier is not None and earlier.hand_number is not None:  # the same form again
             number = earlier.hand_number
@@ -157,16 +154,13 @@ def save_edit(
     """Replace a hand's inputs and redirect, or explain a lost race (the game locked
     again for the write, as in ``save_new``)."""
     locked = lock_again(game)
-    db = get_session()
     try:
-        service.edit_hand(db, locked, number, inputs, version=version_of(form), by=by())
-        db.commit()
+        with writing() as db:
+            service.edit_hand(db, locked, number, inputs, version=version_of(form), by=by())
     except service.Full:
-        rollback_to_reading()
         form.form_errors = [full()]
         return None
     except service.Conflict:
-        rollback_to_reading()
         form.version.data = str(load(game.id)[0].version)
         form.form_errors = [
             _(

@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response
 
-from ..db import get_session, rollback_to_reading
+from ..db import Unchanged, get_session, writing
 from ..forms import EmptyForm, VersionForm
 from ..hands.stored import stored_hand
 from ..models import Game, Group
@@ -66,8 +66,7 @@ def sheet(game_id: str) -> Response:
 @bp.errorhandler(service.Settled)
 def refuse_settled(_exc: service.Settled) -> Response:
     """A change to a club night's table whose result is confirmed: nothing is saved, and
-    the sheet comes back (409) saying why."""
-    rollback_to_reading()
+    the sheet comes back (409) saying why (the change rolled back by ``writing()``)."""
     game, variant = load(str((request.view_args or {}).get("game_id", "")))
     flash(settled(), "warning")
     played = variant.sheet(game)
@@ -143,20 +142,23 @@ def _known_group(game: Game) -> Group | None:
 @bp.post("/g/<game_id>/short-names")
 def short_names(game_id: str) -> Response:
     """Set the players' short forms on the sheet's narrow columns."""
-    game, variant = locked(game_id)
     shorts = ShortNamesForm()
-    if shorts.validate_on_submit() and len(shorts.shorts.data) == len(game.players):
-        written = [short.strip() for short in shorts.shorts.data]
-        if written != game_short_names(game):
-            game.short_names = written
-            game.version += 1  # other phones' pages show them
-            service.record_event(game, "names", by(), {"short_names": written})
-            get_session().commit()
-        flash(_("Short names saved."))
-        return to_sheet(game)
-    rollback_to_reading()
-    played = variant.sheet(game)
-    return _render_sheet(game, variant, played, variant.quick_form(game, played), 422, shorts)
+    try:
+        with writing():
+            game, variant = locked(game_id)
+            if not shorts.validate_on_submit() or len(shorts.shorts.data) != len(game.players):
+                raise Unchanged
+            written = [short.strip() for short in shorts.shorts.data]
+            if written != game_short_names(game):
+                game.short_names = written
+                game.version += 1  # other phones' pages show them
+                service.record_event(game, "names", by(), {"short_names": written})
+    except Unchanged:
+        played = variant.sheet(game)
+        return _render_sheet(game, variant, played, variant.quick_form(game, played), 422,
+                             shorts)
+    flash(_("Short names saved."))
+    return to_sheet(game)
 
 
 @bp.post("/g/<game_id>/hands")
@@ -304,16 +306,14 @@ def undo(game_id: str) -> Response:
 def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
     """Delete (``action`` "delete") or undo hand ``number`` and commit: ``False``, with
     the reason flashed, when the game is full or another phone changed it first."""
-    db = get_session()
     try:
-        service.delete_hand(db, game, number, version=version_of(form), by=by(), action=action)
-        db.commit()
+        with writing() as db:
+            service.delete_hand(db, game, number, version=version_of(form), by=by(),
+                                action=action)
     except service.Full:
-        rollback_to_reading()
         flash(full(), "warning")
         return False
     except service.Conflict:
-        rollback_to_reading()
         flash(
             _("Another phone changed this game first; nothing was deleted.")
             if action == "delete"
@@ -333,50 +333,44 @@ def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
     if not form.validate_on_submit():
         abort(400)
     try:
-        # Worked out on the game as read, without a lock: the hand must still fit (it
-        # passes the checks and the game replays with it); then the write, locked, if
-        # the game is still at the version the form and the replay were drawn from.
-        finished = bool(variant.sheet(game).finished)
-        moving = request.form.get(CONFIRM) == MOVE
-        plan = service.restoring(game, change_id, finished=lambda _g: finished, moving=moving)
-        variant.check(game, plan.inputs)
-        variant.sheet_with(game, plan.inputs, plan.number)
-        locked = lock_again(game)
-        db = get_session()
-        number, _inputs = service.restore_hand(
-            db,
-            locked,
-            change_id,
-            version=version_of(form),
-            by=by(),
-            finished=lambda _g: finished,
-            moving=moving,
-        )
-        db.commit()
+        with writing():
+            # Worked out on the game as read, without a lock: the hand must still fit (it
+            # passes the checks and the game replays with it); then the write, locked, if
+            # the game is still at the version the form and the replay were drawn from.
+            finished = bool(variant.sheet(game).finished)
+            moving = request.form.get(CONFIRM) == MOVE
+            plan = service.restoring(game, change_id, finished=lambda _g: finished,
+                                     moving=moving)
+            variant.check(game, plan.inputs)
+            variant.sheet_with(game, plan.inputs, plan.number)
+            locked = lock_again(game)
+            number, _inputs = service.restore_hand(
+                get_session(),
+                locked,
+                change_id,
+                version=version_of(form),
+                by=by(),
+                finished=lambda _g: finished,
+                moving=moving,
+            )
     except service.Conflict:
-        rollback_to_reading()
         flash(_("Another phone changed this game first; nothing was restored."), "warning")
         return to_sheet(game)
     except service.Full:  # before GameOver, which it is a kind of
-        rollback_to_reading()
         flash(full(), "warning")
         return to_sheet(game)
     except service.GameOver:
-        rollback_to_reading()
         flash(_("The game is over: no more hands, so this one cannot come back."), "warning")
         return to_sheet(game)
     except service.NotRestorable as exc:
-        rollback_to_reading()
         flash(_not_restorable(exc.reason), "warning")
         return to_sheet(game)
     except service.WouldMove as exc:
-        rollback_to_reading()
         return render_template(
             "games/restore.html", game=game, variant=variant, number=exc.number,
             change_id=change_id, form=form, moves=_moves(variant, exc),
         ), 409
     except ValueError:
-        rollback_to_reading()
         flash(_("It no longer fits the game as it stands, so it was not restored."), "warning")
         return to_sheet(game)
     flash(_("%(what)s %(number)s restored.", what=variant.hand_word, number=number))

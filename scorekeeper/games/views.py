@@ -12,7 +12,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..db import get_session, rollback_to_reading
+from ..db import Unchanged, get_session, writing
 from ..forms import EmptyForm
 from ..i18n import COOKIE, LANGUAGES
 from ..models import Game, Group
@@ -104,12 +104,16 @@ def new_game() -> tuple[str, int] | Response:
     if request.method == "GET" and not form.currency.data:
         # Offered, not chosen: without a stake the currency is not kept.
         form.currency.data = local_currency(str(get_locale())) or ""
-    if form.validate_on_submit():
-        game = _new_game_from(form, group)
-        if game is not None:
-            return redirect(url_for("games.sheet", game_id=game.id))
     if form.is_submitted():
-        rollback_to_reading()  # refused: drawn again without holding the write lock
+        try:
+            with writing():
+                game = _new_game_from(form, group) if form.validate() else None
+                if game is None:
+                    raise Unchanged  # refused: drawn again without holding the write lock
+        except Unchanged:
+            pass
+        else:
+            return redirect(url_for("games.sheet", game_id=game.id))
     # Which games each preset is played with (the page's script offers only those).
     fits = {
         choice.value: " ".join(name for name, v in VARIANTS.items() if choice.value in v.presets)

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from ..db import get_session, rollback_to_reading
+from ..db import Unchanged, get_session, writing
 from ..forms import EmptyForm
 from ..models import Group, Payment
 from ..services import access, payments
@@ -26,7 +26,6 @@ def _to_money(group: Group) -> Response:
 
 
 def _conflict(group: Group) -> Response:
-    rollback_to_reading()
     flash(
         _("The group's payments changed since this page was drawn (on another phone, or "
           "by a second tap); nothing was saved. Here they are as they stand."),
@@ -70,23 +69,26 @@ def edit_payment(group_id: str, payment_id: int) -> Response | tuple[str, int]:
         form.amount.data = typed_amount(Decimal(payment.amount), payment.currency)
         form.paid_on.data = payment.paid_on
     else:
-        read = read_payment(form, payment.currency)
         status = 422
-        if read is not None:
-            payer, payee, amount = read
-            try:
+        try:
+            with writing():
+                read = read_payment(form, payment.currency)
+                if read is None:
+                    raise Unchanged
+                payer, payee, amount = read
                 payments.edit(group, payment, payer, payee, amount, form.paid_on.data,
                               by=editor(group), version=_drawn_from(form))
-                get_session().commit()
-                flash(_("Payment corrected."))
-                return _to_money(group)
-            except payments.Conflict:
-                # What was typed stays, drawn again on the payments as they are now.
-                status = 409
-                form.form_errors.append(_(
-                    "The group's payments changed since this page was drawn (on another "
-                    "phone, or by a second tap); nothing was saved. Look, and save again."))
-        rollback_to_reading()
+        except Unchanged:
+            pass  # the form again, with what was typed and why not
+        except payments.Conflict:
+            # What was typed stays, drawn again on the payments as they are now.
+            status = 409
+            form.form_errors.append(_(
+                "The group's payments changed since this page was drawn (on another "
+                "phone, or by a second tap); nothing was saved. Look, and save again."))
+        else:
+            flash(_("Payment corrected."))
+            return _to_money(group)
     form.version.data = str(group.version)
     delete = ChangeForm(prefix="delete")
     delete.version.data = str(group.version)
@@ -104,10 +106,10 @@ def delete_payment(group_id: str, payment_id: int) -> Response:
     if not form.validate_on_submit():
         abort(400)
     try:
-        payments.delete(group, payment, by=editor(group), version=_drawn_from(form))
+        with writing():
+            payments.delete(group, payment, by=editor(group), version=_drawn_from(form))
     except payments.Conflict:
         return _conflict(group)
-    get_session().commit()
     flash(_("Payment deleted. The group's history keeps it: it can be restored from there."))
     return _to_money(group)
 
@@ -120,15 +122,14 @@ def restore_payment(group_id: str, change_id: int) -> Response:
     if not form.validate_on_submit():
         abort(400)
     try:
-        payments.restore(group, change_id, by=editor(group), version=_drawn_from(form))
+        with writing():
+            payments.restore(group, change_id, by=editor(group), version=_drawn_from(form))
     except payments.Conflict:
         return _conflict(group)
     except payments.NotRestorable as exc:
-        rollback_to_reading()
         flash(_("That one was restored already.") if exc.reason == "restored"
               else _("There is nothing to restore there."), "warning")
         return redirect(url_for("groups.history", group_id=group.id))
-    get_session().commit()
     flash(_("Payment restored."))
     return _to_money(group)
 
@@ -142,11 +143,12 @@ def settle_up(group_id: str) -> Response:
         abort(400)
     shown = service.view(get_session(), group)
     try:
-        made = payments.settle(group, shown.settle_up, shown.currency, date.today(),
-                               by=editor(group), version=_drawn_from(form), key=form.plan.data)
+        with writing():
+            made = payments.settle(group, shown.settle_up, shown.currency, date.today(),
+                                   by=editor(group), version=_drawn_from(form),
+                                   key=form.plan.data)
     except payments.Conflict:
         return _conflict(group)
-    get_session().commit()
     flash(ngettext("%(num)d payment recorded: everybody is square.",
                    "%(num)d payments recorded: everybody is square.", len(made)))
     return _to_money(group)

@@ -15,7 +15,7 @@ from wtforms import SelectChoice
 from .. import limits
 from ..charts.margins import head_to_head_chart, margin_chart
 from ..charts.player import rating_chart, win_rate_chart
-from ..db import get_session, rollback_to_reading
+from ..db import Unchanged, get_session, writing
 from ..forms import EmptyForm, PinForm, SetPinForm
 from ..models import Game, Group
 from ..money import (
@@ -252,18 +252,19 @@ def _kinds_form(group: Group) -> RatingKindsForm:
 @bp.post("/groups/<group_id>/rating-kinds")
 def rating_kinds(group_id: str) -> Response:
     """Which kinds of game count for the group's ratings."""
-    db = get_session()
-    group = service.lock_group(db, group_id)
-    access.require_edit(group)
-    form = _kinds_form(group)
-    if not form.validate_on_submit():
-        rollback_to_reading()
+    try:
+        with writing() as db:
+            group = service.lock_group(db, group_id)
+            access.require_edit(group)
+            form = _kinds_form(group)
+            if not form.validate_on_submit():
+                raise Unchanged
+            chosen = [name for name in VARIANTS if name in form.kinds.data]
+            group.rating_kinds = None if len(chosen) == len(VARIANTS) else chosen
+    except Unchanged:
         filters, _kind, _days = _filters()
         shown = service.view(db, group)
         return _render_page(group, shown, filters, _payment_form(group), 422, kinds_form=form)
-    chosen = [name for name in VARIANTS if name in form.kinds.data]
-    group.rating_kinds = None if len(chosen) == len(VARIANTS) else chosen
-    db.commit()
     flash(_("The ratings now count these kinds of game."))
     return _to_page(group, "#ratings")
 
@@ -281,23 +282,25 @@ def _settings_form(group: Group) -> GroupForm:
 @bp.post("/groups/<group_id>/settings")
 def settings(group_id: str) -> Response:
     """Change the group's name, roster (names in its games stay) or default stake."""
-    db = get_session()
-    group = service.lock_group(db, group_id)
-    access.require_edit(group)
-    form = _settings_form(group)
-    read = _read_group_form(form) if form.validate_on_submit() else None
-    if read is None:  # the page again, the form open with what was typed and why not
-        rollback_to_reading()
+    try:
+        with writing() as db:
+            group = service.lock_group(db, group_id)
+            access.require_edit(group)
+            form = _settings_form(group)
+            read = _read_group_form(form) if form.validate_on_submit() else None
+            if read is None:
+                raise Unchanged
+            names, stake, currency = read
+            played = {n for g in service.group_games(db, group) for n in g.players}
+            group.name = form.name.data.strip()
+            # Nobody who played in the group's games drops off its roster.
+            group.players = [*names,
+                             *(n for n in group.players if n in played and n not in names)]
+            group.stake, group.currency = stake, currency
+    except Unchanged:  # the page again, the form open with what was typed and why not
         filters, _kind, _days = _filters()
         shown = service.view(db, group)
         return _render_page(group, shown, filters, _payment_form(group), 422, settings=form)
-    names, stake, currency = read
-    played = {n for g in service.group_games(db, group) for n in g.players}
-    group.name = form.name.data.strip()
-    # Nobody who played in the group's games drops off its roster.
-    group.players = [*names, *(n for n in group.players if n in played and n not in names)]
-    group.stake, group.currency = stake, currency
-    db.commit()
     flash(_("Group saved."))
     return _to_page(group)
 
@@ -346,22 +349,23 @@ def form_page(group_id: str) -> Response:
 @bp.post("/groups/<group_id>/payments")
 def record_payment(group_id: str) -> Response:
     """Record money that changed hands; it moves the balances."""
-    db = get_session()
-    group = service.lock_group(db, group_id)
-    access.require_edit(group)
-    form = _payment_form(group)
-    currency = service.balance_currency(group, service.group_games(db, group))
-    read = read_payment(form, currency)
-    if read is not None:
-        payer, payee, amount = read
-        payments.record(group, payer, payee, amount, currency, form.paid_on.data,
-                        by=editor(group))
-        db.commit()
-        flash(_("Payment recorded."))
-        return _to_page(group, "#money")
-    rollback_to_reading()
-    filters, _kind, _days = _filters()
-    return _render_page(group, service.view(db, group), filters, form, 422)
+    try:
+        with writing() as db:
+            group = service.lock_group(db, group_id)
+            access.require_edit(group)
+            form = _payment_form(group)
+            currency = service.balance_currency(group, service.group_games(db, group))
+            read = read_payment(form, currency)
+            if read is None:
+                raise Unchanged
+            payer, payee, amount = read
+            payments.record(group, payer, payee, amount, currency, form.paid_on.data,
+                            by=editor(group))
+    except Unchanged:
+        filters, _kind, _days = _filters()
+        return _render_page(group, service.view(db, group), filters, form, 422)
+    flash(_("Payment recorded."))
+    return _to_page(group, "#money")
 
 
 def editor(group: Group) -> str:
@@ -386,22 +390,24 @@ def _add_form(group: Group) -> AddGameForm:
 @bp.post("/groups/<group_id>/games")
 def add_game(group_id: str) -> Response:
     """Put an existing game into the group (this phone edits both)."""
-    db = get_session()
-    group = service.lock_group(db, group_id)
-    access.require_edit(group)
-    form = _add_form(group)
-    if not form.validate_on_submit():
-        rollback_to_reading()
+    try:
+        with writing() as db:
+            group = service.lock_group(db, group_id)
+            access.require_edit(group)
+            form = _add_form(group)
+            if not form.validate_on_submit():
+                raise Unchanged
+            game = db.get(Game, form.game.data)
+            if game is None or not access.can_edit(game):
+                abort(403)
+            game.group_id = group.id
+            group.players = [*group.players,
+                             *(n for n in game.players if n not in group.players)]
+            if game.stake is None and group.stake is not None:
+                game.stake, game.currency = group.stake, group.currency
+    except Unchanged:
         flash(_("Choose one of your games that is in no group yet."), "warning")
         return _to_page(group, "#games")
-    game = db.get(Game, form.game.data)
-    if game is None or not access.can_edit(game):
-        abort(403)
-    game.group_id = group.id
-    group.players = [*group.players, *(n for n in game.players if n not in group.players)]
-    if game.stake is None and group.stake is not None:
-        game.stake, game.currency = group.stake, group.currency
-    db.commit()
     flash(_("Game added to the group."))
     return _to_page(group, "#games")
 
@@ -433,14 +439,16 @@ def unlock(group_id: str) -> str | Response | tuple[str, int]:
     if not form.is_submitted():
         group = service.load_group(db, group_id)
         return render_template("groups/unlock.html", group=group, form=form)
-    if not form.validate():
-        rollback_to_reading()  # the POST's session: drawn again without the write lock
+    try:
+        with writing():
+            if not form.validate():
+                raise Unchanged
+            check = access.check_pin(Group, group_id, form.pin.data.strip())  # before the lock
+            group = service.lock_group(db, group_id)
+            ok = access.record_pin(group, check)
+    except Unchanged:  # drawn again without the write lock
         group = service.load_group(db, group_id)
         return render_template("groups/unlock.html", group=group, form=form), 422
-    check = access.check_pin(Group, group_id, form.pin.data.strip())  # before the lock
-    group = service.lock_group(db, group_id)
-    ok = access.record_pin(group, check)
-    db.commit()
     if ok:
         access.grant_edit(group, via_pin=True)
         flash(_("This phone can now change the group."))
@@ -453,15 +461,17 @@ def unlock(group_id: str) -> str | Response | tuple[str, int]:
 def set_pin(group_id: str) -> Response:
     """Set or change the group's PIN (the edit link's holder only): the phones the old
     one let in change the group no longer."""
-    db = get_session()
-    group = service.lock_group(db, group_id)
-    access.require_link(group)
     form = SetPinForm()
-    if form.validate_on_submit():
-        access.set_pin(group, form.pin.data)
-        db.commit()
-        flash(_("PIN set. Another phone can open the group and change it."))
+    try:
+        with writing() as db:
+            group = service.lock_group(db, group_id)
+            access.require_link(group)
+            if not form.validate_on_submit():
+                raise Unchanged
+            access.set_pin(group, form.pin.data)
+    except Unchanged:
+        flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."),
+              "warning")
         return _to_page(group)
-    rollback_to_reading()
-    flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."), "warning")
+    flash(_("PIN set. Another phone can open the group and change it."))
     return _to_page(group)

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from .. import limits
-from ..db import get_session, rollback_session, rollback_to_reading
+from ..db import Unchanged, get_session, rollback_session, writing
 from ..models import Game, Group, Night, NightChange, NightTable
 from ..money import local_currency, read_stake
 from ..names import name_key
@@ -94,12 +94,16 @@ def new_night() -> tuple[str, int] | Response:
             form.currency.data = group.currency or ""
         if not form.currency.data:
             form.currency.data = local_currency(str(get_locale())) or ""
-    if form.validate_on_submit():
-        night = _night_from(form, group)
-        if night is not None:
-            return to_night(night)
     if form.is_submitted():
-        rollback_to_reading()
+        try:
+            with writing():
+                night = _night_from(form, group) if form.validate() else None
+                if night is None:
+                    raise Unchanged  # drawn again without holding the write lock
+        except Unchanged:
+            pass
+        else:
+            return to_night(night)
     fits = {
         choice.value: " ".join(name for name in service.NIGHT_VARIANTS
                                if choice.value in VARIANTS[name].presets)
@@ -224,36 +228,31 @@ def _render_organiser(
 @bp.post("/n/<night_id>/rounds")
 def next_round(night_id: str) -> Response:
     """Make the next round's pairings and games (once, however many press it)."""
-    night = locked(night_id)
     form = NextRoundForm()
-    if not form.validate_on_submit():
-        abort(400)
-    expected = form.round.data
-    if expected and expected.isdigit() and int(expected) != service.current_round(night):
-        # Another phone made the round this page was drawn before.
-        rollback_to_reading()
+    try:
+        with writing() as db:
+            night = locked(night_id)
+            if not form.validate_on_submit():
+                abort(400)
+            expected = form.round.data
+            if expected and expected.isdigit() and int(expected) != service.current_round(night):
+                raise Unchanged  # another phone made the round this page was drawn before
+            made = service.make_round(db, night, carry=form.carry.data == "1", by="organiser")
+    except Unchanged:
         flash(_("Round %(n)s was made already.", n=service.current_round(load(night_id))),
               "warning")
         return to_night(night)
-    db = get_session()
-    try:
-        made = service.make_round(db, night, carry=form.carry.data == "1", by="organiser")
-        db.commit()
     except service.NotReady:
-        rollback_to_reading()
         flash(_("Some tables of this round are not confirmed yet."), "warning")
         return to_night(night)
     except service.NoRoundLeft:
-        rollback_to_reading()
         flash(_("Every round of the night is played."), "warning")
         return to_night(night)
     except service.NotPaired:
-        rollback_to_reading()
         flash(_("No round can be paired with the players free now: wait for the tables "
                 "still playing."), "warning")
         return to_night(night)
     except IntegrityError:
-        rollback_to_reading()
         flash(_("Another phone made the round at the same moment."), "warning")
         return to_night(night)
     flash(_("Round %(n)s is paired.", n=made.number))
@@ -297,28 +296,33 @@ def correct(night_id: str, round_number: int, number: int) -> Response | tuple[s
         correct_form.points_b.data = r.get("points_b")
         correct_form.winner.data = r.get("winner") or ""
         correct_form.shutout.data = "yes" if r.get("shutout") else ""
-    if request.method == "POST" and request.form.get("what") == "forfeit":
-        if forfeit_form.validate_on_submit():
-            service.forfeit(db, night, table, forfeit_form.side.data,
-                            reason=forfeit_form.reason.data.strip(), by="organiser")
-            db.commit()
-            flash(_("The forfeit is recorded."))
-            return to_night(night, f"#round-{table.round}")
-    elif request.method == "POST" and correct_form.validate_on_submit():
-        result = {
-            "points_a": correct_form.points_a.data,
-            "points_b": correct_form.points_b.data,
-            "winner": correct_form.winner.data or None,
-            "shutout": correct_form.shutout.data == "yes",
-            "forfeit": None,
-        }
-        service.correct(db, night, table, result, reason=correct_form.reason.data.strip(),
-                        by="organiser")
-        db.commit()
-        flash(_("The result is corrected; the reason is kept in the night's history."))
-        return to_night(night, f"#round-{table.round}")
     if request.method == "POST":
-        rollback_to_reading()
+        try:
+            with writing():
+                if request.form.get("what") == "forfeit":
+                    if not forfeit_form.validate_on_submit():
+                        raise Unchanged
+                    service.forfeit(db, night, table, forfeit_form.side.data,
+                                    reason=forfeit_form.reason.data.strip(), by="organiser")
+                    done = _("The forfeit is recorded.")
+                elif correct_form.validate_on_submit():
+                    result = {
+                        "points_a": correct_form.points_a.data,
+                        "points_b": correct_form.points_b.data,
+                        "winner": correct_form.winner.data or None,
+                        "shutout": correct_form.shutout.data == "yes",
+                        "forfeit": None,
+                    }
+                    service.correct(db, night, table, result,
+                                    reason=correct_form.reason.data.strip(), by="organiser")
+                    done = _("The result is corrected; the reason is kept in the night's history.")
+                else:
+                    raise Unchanged
+        except Unchanged:
+            pass
+        else:
+            flash(done)
+            return to_night(night, f"#round-{table.round}")
     return _render_result(night, table, 422 if request.method == "POST" else 200,
                           correct_form=correct_form, forfeit_form=forfeit_form)
 
@@ -327,24 +331,23 @@ def correct(night_id: str, round_number: int, number: int) -> Response | tuple[s
 def reopen(night_id: str, round_number: int, number: int) -> Response | tuple[str, int]:
     """The organiser reopens a confirmed table, with a reason: its game takes changes
     again and its result counts once confirmed again."""
-    night = locked(night_id)
-    table = _table(night, round_number, number)
     form = ReopenForm(prefix="r")
-    if form.validate_on_submit():
-        db = get_session()
-        try:
+    try:
+        with writing() as db:
+            night = locked(night_id)
+            table = _table(night, round_number, number)
+            if not form.validate_on_submit():
+                raise Unchanged
             service.reopen(db, night, table, reason=form.reason.data.strip(), by="organiser")
-        except service.NotConfirmed:
-            rollback_to_reading()
-            flash(_("The result of this table is not confirmed: there is nothing to reopen."),
-                  "warning")
-            return to_night(night, f"#round-{table.round}")
-        db.commit()
-        flash(_("The table is reopened; the reason is kept in the night's history. Its "
-                "result counts once confirmed again."))
+    except service.NotConfirmed:
+        flash(_("The result of this table is not confirmed: there is nothing to reopen."),
+              "warning")
         return to_night(night, f"#round-{table.round}")
-    rollback_to_reading()
-    return _render_result(night, table, 422, reopen_form=form)
+    except Unchanged:
+        return _render_result(night, table, 422, reopen_form=form)
+    flash(_("The table is reopened; the reason is kept in the night's history. Its "
+            "result counts once confirmed again."))
+    return to_night(night, f"#round-{table.round}")
 
 
 def _render_result(
@@ -384,12 +387,13 @@ def arrive(night_id: str) -> Response:
             form.player.errors = [_("A night takes at most %(most)s players.",
                                     most=service.MOST_ENTRANTS)]
             problem = True
-    if problem:
-        rollback_to_reading()
+    try:
+        with writing() as db:
+            if problem:
+                raise Unchanged
+            service.add_entrant(db, night, entrant, team, by="organiser")
+    except Unchanged:
         return _render_organiser(load(night_id), 422, arrive=form)
-    db = get_session()
-    service.add_entrant(db, night, entrant, team, by="organiser")
-    db.commit()
     flash(_("%(name)s plays from the next round.", name=entrant))
     return to_night(night, "#players")
 
@@ -436,16 +440,16 @@ def confirm(game_id: str) -> Response:
     form = ConfirmForm()
     if not form.validate_on_submit():
         abort(400)
-    by = _confirmer(night, game, form)
-    if by is None:
-        rollback_to_reading()
+    try:
+        with writing():
+            by = _confirmer(night, game, form)
+            if by is None:
+                raise Unchanged
+            counted = service.confirm(db, night, table, game, by=by)
+    except Unchanged:
         flash(_("That PIN is not right; the result is not confirmed."), "warning")
         return redirect(url_for("games.sheet", game_id=game.id) + "#night-result")
-    try:
-        counted = service.confirm(db, night, table, game, by=by)
-        db.commit()
     except service.NotFinished:
-        rollback_to_reading()
         flash(_("The game is not over yet: there is no result to confirm."), "warning")
         return redirect(url_for("games.sheet", game_id=game.id))
     if counted:

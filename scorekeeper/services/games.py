@@ -28,7 +28,7 @@ from sqlalchemy import func, inspect, select
 from sqlalchemy.orm import Session, joinedload, object_session, selectinload
 
 from .. import limits
-from ..db import begin_writing, get_session, rollback_to_reading
+from ..db import begin_reading, begin_writing, get_session
 from ..hands.repeat import same_hand
 from ..hands.stored import StoredHand, stored_hand
 from ..models import Change, Game, GameData, Hand, NightTable, Submission, now_utc
@@ -410,7 +410,7 @@ def read_for_change(game_id: str, *, editing: bool = True) -> tuple[Game, Varian
     """The game as stored (404 if unknown), read for a change without taking any lock
     (on SQLite through the reader's connections); ``editing`` refuses browsers that only
     watch. Replay it and check the form on it, then ``lock_again`` for the write."""
-    rollback_to_reading()
+    begin_reading()
     game, variant = load(game_id)
     if editing:
         access.require_edit(game)
