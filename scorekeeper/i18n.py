@@ -135,7 +135,7 @@ def translate(template: str) -> str:
     return translated
 
 
-def say(message: object) -> str:
+def render_message(message: object) -> str:
     """An engine message (a ``Message``) in the page's language, cards by their symbols.
 
     Anything else (text the web layer already translated) is shown as it is.
@@ -148,7 +148,7 @@ def say(message: object) -> str:
 
 def _show_plain(value: Any) -> str:
     if isinstance(value, str):
-        return say(value)  # a nested message ("Ann and Bob") is worded too
+        return render_message(value)  # a nested message ("Ann and Bob") is worded too
     text = describe(value)
     if _is_cards(value) and text_direction() == "rtl":
         return f"\u2066{text}\u2069"  # left-to-right isolate: "7♥" stays "7♥"

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.i18n import say
+from scorekeeper.i18n import render_message
 from scorekeeper.scoring import CardError, HandError, RulesError, parse_cards, rules_from_spec
 from scorekeeper.scoring.explain import Message, joined
 from scorekeeper.scoring.remi_combinations import RemiError, combination_problem
@@ -227,7 +227,7 @@ def test_a_message_survives_pickling_and_plain_strings_stay_plain() -> None:
     message = Message("{card} is in both hands", card=parse_cards("7H")[0])
     again = pickle.loads(pickle.dumps(message))
     assert again == message and again.step == message.step
-    assert say("already worded") == "already worded"
+    assert render_message("already worded") == "already worded"
 
 
 @pytest.mark.parametrize(
@@ -243,4 +243,4 @@ def test_nested_messages_are_worded_too(app: Flask, lang: str | None, expected: 
         "only one player can go out; {players} are marked", players=joined(["Ann", "Bob", "Cy"])
     )
     with app.test_request_context("/", headers=headers(lang)):
-        assert expected in say(message)
+        assert expected in render_message(message)

@@ -109,7 +109,7 @@ def test_russian_says_korobok_and_razdacha_throughout(app: Any) -> None:
 
 
 def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
-    from scorekeeper.i18n import say
+    from scorekeeper.i18n import render_message
     from scorekeeper.variants.wording import gin_clauses
 
     gin = {"mode": "cards", "knocker": 0,
@@ -119,7 +119,7 @@ def test_the_history_says_gin_for_a_gin_entered_with_cards(app: Any) -> None:
     big_gin = {**gin, "knocker_cards": "AH 2H 3H 4H 5S 6S 7S 8S 9D 9C 9H"}
     with app.test_request_context(headers={"Accept-Language": "en"}):
         def first(inputs: dict[str, Any]) -> str:
-            return say(gin_clauses(inputs, ["Ali", "Bob"])[0].message).split(":")[0]
+            return render_message(gin_clauses(inputs, ["Ali", "Bob"])[0].message).split(":")[0]
 
         assert [first(gin), first(knock), first(big_gin)] == [  # the name isolated
             "\u2068Ali\u2069 went gin", "\u2068Ali\u2069 knocked", "\u2068Ali\u2069 went big gin"]

@@ -22,7 +22,7 @@ from ..variants import Variant
 from ..variants.window import HISTORY_PAGE, Window
 from ..variants.wording import Clause, change_sentence, entry_inputs
 from . import bp
-from .common import by, full, to_sheet
+from .common import game_full_message, this_editor, to_sheet
 
 
 @bp.get("/g/<game_id>/history")
@@ -108,10 +108,10 @@ def set_pin(game_id: str) -> Response:
             access.require_link(game)
             if not form.validate_on_submit():
                 raise Unchanged
-            service.record_event(game, "pin", by())
+            service.record_event(game, "pin", this_editor())
             access.set_pin(game, form.pin.data)
     except service.Full:
-        flash(full(), "warning")
+        flash(game_full_message(), "warning")
         return to_sheet(game)
     except Unchanged:
         flash(" ".join(str(e) for e in form.pin.errors) or _("A PIN is 4 to 6 digits."),

@@ -41,7 +41,7 @@ def version_of(form: FlaskForm) -> int:
         return -1
 
 
-def by() -> str:
+def this_editor() -> str:
     """How this browser edits the game, as the history records it."""
     game_id = (request.view_args or {}).get("game_id", "")
     return access.editor_label(str(game_id))
@@ -108,7 +108,7 @@ def save_new(
                 inputs,
                 token=token,
                 version=version_of(form),
-                by=by(),
+                by=this_editor(),
                 finished=lambda _game: bool(played.finished),
             )
     except service.Repeated as exc:
@@ -123,7 +123,7 @@ def save_new(
         ]
         return Refused()
     except service.GameOver as exc:
-        form.form_errors = [full() if isinstance(exc, service.Full) else
+        form.form_errors = [game_full_message() if isinstance(exc, service.Full) else
                             _("The game is over: no more hands. Corrections still work.")]
         return Refused()
     except IntegrityError:
@@ -156,9 +156,10 @@ def save_edit(
     locked = lock_again(game)
     try:
         with writing() as db:
-            service.edit_hand(db, locked, number, inputs, version=version_of(form), by=by())
+            service.edit_hand(db, locked, number, inputs, version=version_of(form),
+                              by=this_editor())
     except service.Full:
-        form.form_errors = [full()]
+        form.form_errors = [game_full_message()]
         return None
     except service.Conflict:
         form.version.data = str(load(game.id)[0].version)
@@ -188,7 +189,7 @@ def settled() -> str:
     ))
 
 
-def full() -> str:
+def game_full_message() -> str:
     """Why a game that holds as much as one game may (``service.Full``) saved nothing."""
     return str(_(
         "This game holds as much as one game may (%(hands)s hands, %(changes)s changes in "

@@ -24,12 +24,12 @@ from . import bp
 from .common import (
     CONFIRM,
     MOVE,
-    by,
     for_method,
-    full,
+    game_full_message,
     save_edit,
     save_new,
     settled,
+    this_editor,
     to_hand,
     to_sheet,
     version_of,
@@ -152,7 +152,7 @@ def short_names(game_id: str) -> Response:
             if written != game_short_names(game):
                 game.short_names = written
                 game.version += 1  # other phones' pages show them
-                service.record_event(game, "names", by(), {"short_names": written})
+                service.record_event(game, "names", this_editor(), {"short_names": written})
     except Unchanged:
         played = variant.sheet(game)
         return _render_sheet(game, variant, played, variant.quick_form(game, played), 422,
@@ -308,10 +308,10 @@ def _take_back(game: Game, number: int, form: VersionForm, action: str) -> bool:
     the reason flashed, when the game is full or another phone changed it first."""
     try:
         with writing() as db:
-            service.delete_hand(db, game, number, version=version_of(form), by=by(),
+            service.delete_hand(db, game, number, version=version_of(form), by=this_editor(),
                                 action=action)
     except service.Full:
-        flash(full(), "warning")
+        flash(game_full_message(), "warning")
         return False
     except service.Conflict:
         flash(
@@ -349,7 +349,7 @@ def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
                 locked,
                 change_id,
                 version=version_of(form),
-                by=by(),
+                by=this_editor(),
                 finished=lambda _g: finished,
                 moving=moving,
             )
@@ -357,7 +357,7 @@ def restore(game_id: str, change_id: int) -> Response | tuple[str, int]:
         flash(_("Another phone changed this game first; nothing was restored."), "warning")
         return to_sheet(game)
     except service.Full:  # before GameOver, which it is a kind of
-        flash(full(), "warning")
+        flash(game_full_message(), "warning")
         return to_sheet(game)
     except service.GameOver:
         flash(_("The game is over: no more hands, so this one cannot come back."), "warning")

@@ -29,7 +29,7 @@ from ..scoring.three_hand import ThreeHandGame
 from ..security import live_fetch
 from ..services import access
 from ..services.games import load, settled
-from ..variants.base import Sheet, own
+from ..variants.base import Sheet, sheet_as
 from ..variants.hollywood import HollywoodSheet
 from ..variants.partnership import PartnershipSheet
 from ..variants.remi import RemiSheet
@@ -110,7 +110,7 @@ def _deals() -> str:
 
 
 def _gin(sheet: Sheet) -> Board:
-    g = own(sheet, GinSheet).game
+    g = sheet_as(sheet, GinSheet).game
     return _one_column(
         sheet.players, g,
         lambda seat: _deals() if not g.finished and g.next_dealer == seat else "",
@@ -118,7 +118,7 @@ def _gin(sheet: Sheet) -> Board:
 
 
 def _three_hand(sheet: Sheet) -> Board:
-    g = own(sheet, ThreeHandSheet).game
+    g = sheet_as(sheet, ThreeHandSheet).game
     roles = {
         g.roles.box: str(pgettext("three-hand role", "box")),
         g.roles.captain: str(_("captain")),
@@ -163,7 +163,7 @@ def _hand_words(hand: Any) -> str:
 
 
 def _hollywood(sheet: Sheet) -> Board:
-    g = own(sheet, HollywoodSheet).game
+    g = sheet_as(sheet, HollywoodSheet).game
     rows = [row for row in g.rows if not row.after_end]
     last = rows[-1] if rows else None
     shown = [c for c in g.columns if c.opened_after is not None]
@@ -189,7 +189,7 @@ def _hollywood(sheet: Sheet) -> Board:
 
 
 def _partnership(sheet: Sheet) -> Board:
-    played = own(sheet, PartnershipSheet)
+    played = sheet_as(sheet, PartnershipSheet)
     g = played.game
     deals = [deal for deal in g.deals if not deal.after_end]
     last = deals[-1] if deals else None
@@ -226,7 +226,7 @@ def _partnership(sheet: Sheet) -> Board:
 
 
 def _remi(sheet: Sheet) -> Board:
-    played = own(sheet, RemiSheet)
+    played = sheet_as(sheet, RemiSheet)
     g = played.game
     last = g.rows[-1] if g.rows else None
     sides = tuple(

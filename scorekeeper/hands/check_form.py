@@ -9,7 +9,7 @@ from wtforms import SelectChoice, SelectField
 from wtforms.validators import NumberRange, Optional
 
 from ..hands.fields import GinCardsForm, WholeNumberField
-from ..i18n import say
+from ..i18n import render_message
 from ..scoring.errors import HandError
 from ..scoring.rules import Rules, RulesError, rules_from_spec
 from ..scoring.settle import HandResult, settle_gin_hand
@@ -59,7 +59,7 @@ class CheckForm(GinCardsForm):
             return rules_from_spec(self.rules_spec())
         except RulesError as exc:
             for where, engine_message in exc.problems:
-                message = say(engine_message)
+                message = render_message(engine_message)
                 target = self._fields.get(where)
                 if target is None:
                     self.form_errors.append(message)

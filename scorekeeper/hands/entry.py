@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 from flask_wtf import FlaskForm
 from wtforms import SelectChoice
 
-from ..i18n import say
+from ..i18n import render_message
 from ..scoring import Card, Problem
 from .fields import QuickHandForm
 from .inputs import SettleArgs, canonical_cards
@@ -126,8 +126,8 @@ def show_problems(
 
 def _where_message(problem: Problem | tuple[str, object]) -> tuple[str, str]:
     if isinstance(problem, tuple):
-        return str(problem[0]), say(problem[1])
-    return str(problem.where), say(problem.message)
+        return str(problem[0]), render_message(problem[1])
+    return str(problem.where), render_message(problem.message)
 
 
 QUICK_FIELDS = {

@@ -36,7 +36,7 @@ from wtforms import (
 from wtforms.validators import InputRequired, NumberRange, Optional, StopValidation
 
 from ..forms import TypedNumber
-from ..i18n import say, translate, written
+from ..i18n import render_message, translate, written
 from ..models import new_token
 from ..names import isolated
 from ..scoring.cards import DECK, Card, CardError, parse_cards
@@ -82,7 +82,7 @@ def _choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
 
 
 def _card_problems(exc: CardError) -> list[str]:
-    return [say(problem) for problem in exc.problems]
+    return [render_message(problem) for problem in exc.problems]
 
 
 class _TextField(TextAreaField):
@@ -138,7 +138,8 @@ class MeldsField(_TextField):
                 melds.append(parse_cards(piece))
             except CardError as exc:
                 self.errors.extend(
-                    _("Meld %(number)d: %(problem)s", number=number, problem=say(problem))
+                    _("Meld %(number)d: %(problem)s", number=number,
+                      problem=render_message(problem))
                     for problem in exc.problems
                 )
         if not self.errors:
@@ -268,7 +269,7 @@ class GinCardsForm(FlaskForm):
     def show_problems(self, error: HandError) -> None:
         """Attach every problem of ``error`` to its field (unknown places: ``form_errors``)."""
         for problem in error.problems:
-            self.add_problem(str(problem.where), say(problem.message))
+            self.add_problem(str(problem.where), render_message(problem.message))
 
     def add_problem(self, where: str, message: str) -> None:
         """Show one (where, message) problem at the field it is about."""
@@ -398,7 +399,8 @@ class CombinationsField(TextAreaField):
                 self.groups.append(parse_cards(piece))
             except CardError as exc:
                 self.errors.extend(
-                    _("Combination %(number)d: %(problem)s", number=number, problem=say(problem))
+                    _("Combination %(number)d: %(problem)s", number=number,
+                      problem=render_message(problem))
                     for problem in exc.problems
                 )
 

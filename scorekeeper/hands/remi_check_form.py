@@ -23,7 +23,7 @@ from wtforms import (
 from wtforms.validators import Length
 
 from ..hands.fields import STOCK_RAN_OUT, CardsField, CombinationsField, DiscardField
-from ..i18n import say
+from ..i18n import render_message
 from ..scoring import Rules, rules_from_spec
 from ..scoring.remi import RemiError, RemiPlayerInput, RemiResult, settle_remi_deal
 
@@ -104,7 +104,7 @@ class RemiCheckForm(FlaskForm):
             return settle_remi_deal(self.deal_rules(), self.deal())
         except RemiError as exc:
             for where, message in exc.problems:
-                self._show(seats, where, say(message))
+                self._show(seats, where, render_message(message))
             return None
 
     def problems(self) -> list[tuple[str | None, str]]:

@@ -27,7 +27,7 @@ from .. import limits
 from ..models import Game, Night, NightChange, NightRound, NightTable, now_utc
 from ..scoring import pairing
 from ..variants import VARIANTS
-from ..variants.base import own
+from ..variants.base import sheet_as
 from ..variants.hollywood import HollywoodSheet
 from ..variants.partnership import PartnershipSheet
 from ..variants.replay import GinSheet
@@ -195,7 +195,7 @@ def progress_of(game: Game) -> Progress:
     elif isinstance(sheet, GinSheet):
         scores = tuple(sheet.game.totals)
     else:
-        scores = tuple(own(sheet, PartnershipSheet).game.totals)
+        scores = tuple(sheet_as(sheet, PartnershipSheet).game.totals)
     result = None
     if sheet.finished:
         record = record_of(game, sheet)

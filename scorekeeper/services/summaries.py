@@ -30,7 +30,7 @@ from ..scoring.game import Settlement
 from ..scoring.stakes import Payment
 from ..scoring.three_hand import Role
 from ..variants import VARIANTS, Sheet
-from ..variants.base import own
+from ..variants.base import sheet_as
 from ..variants.hollywood import HollywoodSheet
 from ..variants.partnership import PartnershipSheet
 from ..variants.remi import RemiSheet, ScoredDeal
@@ -307,7 +307,7 @@ def _all_pairs(names: Sequence[str]) -> list[tuple[str, str]]:
 def _two_player(
     sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    replayed = own(sheet, GinSheet)
+    replayed = sheet_as(sheet, GinSheet)
     played = replayed.game
     for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
@@ -350,7 +350,7 @@ def _individual(
 def _hollywood(
     sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    replayed = own(sheet, HollywoodSheet)
+    replayed = sheet_as(sheet, HollywoodSheet)
     played = replayed.game
     for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
@@ -386,7 +386,7 @@ def _hollywood(
 def _three_hand(
     sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    replayed = own(sheet, ThreeHandSheet)
+    replayed = sheet_as(sheet, ThreeHandSheet)
     played = replayed.game
     for row, hand in zip(played.rows, replayed.hands, strict=True):
         if row.after_end:
@@ -413,7 +413,7 @@ def _three_hand(
 def _partnership(
     sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    replayed = own(sheet, PartnershipSheet)
+    replayed = sheet_as(sheet, PartnershipSheet)
     played = replayed.game
     teams = ((names[0], names[2]), (names[1], names[3]))
     for deal, tables in zip(played.deals, replayed.deals, strict=True):
@@ -454,7 +454,7 @@ def _partnership(
 def _remi(
     sheet: Sheet, names: tuple[str, ...], figures: dict[str, Counter[str]], biggest: dict[str, int]
 ) -> dict[str, Any]:
-    replayed = own(sheet, RemiSheet)
+    replayed = sheet_as(sheet, RemiSheet)
     played = replayed.game
     for row, deal in zip(played.rows, replayed.deals, strict=False):
         top = max(row.scores)

@@ -242,7 +242,7 @@ class Variant:
 S = TypeVar("S")
 
 
-def own(sheet: Sheet, kind: type[S]) -> S:
+def sheet_as(sheet: Sheet, kind: type[S]) -> S:
     """``sheet`` as the replay of a kind of game returns it (``GinSheet``…): the views
     hand a variant only its own sheets, which this checks."""
     if not isinstance(sheet, kind):

@@ -46,7 +46,7 @@ from ..models import Game, GameData, new_token
 from ..scoring import HandError, Rules
 from ..scoring.game import Row, Settlement
 from . import answers
-from .base import Sheet, Variant, own
+from .base import Sheet, Variant, sheet_as
 from .replay import GinSheet, game_rules, gin_hand_scored, gin_sheet
 
 QUICK_BODY = ("outcome", "knocker", "knocker_deadwood", "defender_deadwood", "upcard")
@@ -107,7 +107,7 @@ class GinVariant(Variant):
 
     def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The loser of the game deals first."""
-        winner = own(sheet, GinSheet).game.winner
+        winner = sheet_as(sheet, GinSheet).game.winner
         if winner is None:
             return dict(game.setup)
         return {"dealer": 1 - winner}
@@ -124,11 +124,11 @@ class GinVariant(Variant):
 
     def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
         """The sheet's hands, scored."""
-        return own(sheet, GinSheet).hands
+        return sheet_as(sheet, GinSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Both totals after every counted hand; a hand's box marks who won it."""
-        played = own(sheet, GinSheet)
+        played = sheet_as(sheet, GinSheet)
         rows = [(r.number, r.totals, (r.box,)) for r in played.game.rows if not r.after_end]
         return (race_of(played.players, rows, target=played.rules.target),)
 
@@ -194,7 +194,7 @@ class GinVariant(Variant):
 
     def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their results, totals, boxes, needs, settlement."""
-        replayed = own(sheet, GinSheet)
+        replayed = sheet_as(sheet, GinSheet)
         played = replayed.game
         document: answers.GinGame = {
             "totals": list(played.totals),

@@ -24,7 +24,7 @@ from ..scoring import Rules
 from ..scoring.game import Row
 from ..scoring.hollywood import Column, HollywoodGame, HollywoodRow, play_hollywood
 from . import answers
-from .base import Sheet, own
+from .base import Sheet, sheet_as
 from .gin import GinVariant, settlement_json
 
 
@@ -114,7 +114,7 @@ class HollywoodVariant(GinVariant):
 
     def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The player behind over the whole match deals first."""
-        replayed = own(sheet, HollywoodSheet)
+        replayed = sheet_as(sheet, HollywoodSheet)
         leader = replayed.match_leader if replayed.finished else None
         if leader is None:
             return dict(game.setup)
@@ -128,12 +128,12 @@ class HollywoodVariant(GinVariant):
 
     def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
         """The match's hands, scored."""
-        return own(sheet, HollywoodSheet).hands
+        return sheet_as(sheet, HollywoodSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """One small race per opened column, each to its own target, over the hands that
         went into it (numbered as on the sheet)."""
-        replayed = own(sheet, HollywoodSheet)
+        replayed = sheet_as(sheet, HollywoodSheet)
         return tuple(
             race_of(
                 replayed.players,
@@ -148,7 +148,7 @@ class HollywoodVariant(GinVariant):
     def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with the columns they went into, every column, the match; ``hands=False``
         leaves out the per-hand lists (the answer to adding a hand)."""
-        replayed = own(sheet, HollywoodSheet)
+        replayed = sheet_as(sheet, HollywoodSheet)
         played: HollywoodGame = replayed.game
         document: answers.HollywoodGame = {
             "columns": [_column_json(column, hands=hands) for column in played.columns],

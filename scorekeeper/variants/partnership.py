@@ -58,7 +58,7 @@ from ..scoring.partnership import (
     team_of,
 )
 from . import answers
-from .base import Sheet, Variant, own
+from .base import Sheet, Variant, sheet_as
 from .gin import hand_body, hand_inputs, settlement_json
 from .partnership_forms import DEAD, DealCardsForm, DealQuickForm
 from .replay import game_rules
@@ -199,11 +199,11 @@ class PartnershipVariant(Variant):
 
     def scored_hands(self, sheet: Sheet) -> tuple[ScoredDeal, ...]:
         """The game's deals, scored."""
-        return own(sheet, PartnershipSheet).deals
+        return sheet_as(sheet, PartnershipSheet).deals
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The two teams' totals after every counted deal; the team with the net is marked."""
-        replayed = own(sheet, PartnershipSheet)
+        replayed = sheet_as(sheet, PartnershipSheet)
         rows = [(d.number, d.totals, (d.box,)) for d in replayed.game.deals if not d.after_end]
         target = replayed.rules.target
         return (race_of(replayed.team_names, rows, target=target, caption=TEAM_DEALS),)
@@ -254,7 +254,7 @@ class PartnershipVariant(Variant):
     # --- quick ----------------------------------------------------------------------
     def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealQuickForm:
         """Both tables' outcome, who went out and deadwood, on one page."""
-        replayed = own(sheet, PartnershipSheet)
+        replayed = sheet_as(sheet, PartnershipSheet)
         form: DealQuickForm = _prepare(DealQuickForm(), game, replayed, number)
         return form
 
@@ -286,7 +286,7 @@ class PartnershipVariant(Variant):
     # --- cards ----------------------------------------------------------------------
     def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> DealCardsForm:
         """Both tables' cards on one page; a table may be a dead hand."""
-        replayed = own(sheet, PartnershipSheet)
+        replayed = sheet_as(sheet, PartnershipSheet)
         form: DealCardsForm = _prepare(DealCardsForm(), game, replayed, number, dead=True)
         return form
 
@@ -373,7 +373,7 @@ class PartnershipVariant(Variant):
 
     def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Deals with both tables, team nets, totals, boxes, settlement."""
-        replayed = own(sheet, PartnershipSheet)
+        replayed = sheet_as(sheet, PartnershipSheet)
         played: PartnershipGame = replayed.game
         document: answers.PartnershipGame = {
             "teams": [list(team) for team in TEAMS],

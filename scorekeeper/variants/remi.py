@@ -59,7 +59,7 @@ from ..scoring.remi import (
 )
 from ..scoring.rules import PRESETS
 from . import answers
-from .base import Sheet, Variant, own
+from .base import Sheet, Variant, sheet_as
 from .remi_forms import RemiCardForm, RemiQuickForm
 from .replay import game_rules
 from .wording import Clause, remi_clauses
@@ -230,7 +230,7 @@ class RemiVariant(Variant):
 
     def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """The lowest final total deals first (a tie: nearest the last dealer's left)."""
-        replayed = own(sheet, RemiSheet)
+        replayed = sheet_as(sheet, RemiSheet)
         played: RemiGame = replayed.game
         if not played.rows:
             return dict(game.setup)
@@ -250,12 +250,12 @@ class RemiVariant(Variant):
 
     def scored_hands(self, sheet: Sheet) -> tuple[ScoredDeal, ...]:
         """The game's deals, scored."""
-        return own(sheet, RemiSheet).deals
+        return sheet_as(sheet, RemiSheet).deals
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """Every player's total after each counted deal (below zero too); who went out is
         marked. A game of a fixed number of deals has no target line."""
-        replayed = own(sheet, RemiSheet)
+        replayed = sheet_as(sheet, RemiSheet)
         rows = [(r.number, r.totals, (r.went_out,)) for r in replayed.game.rows]
         target = None if replayed.rules.deals is not None else replayed.rules.target
         return (race_of(replayed.players, rows, target=target, caption=REMI_DEALS),)
@@ -352,7 +352,7 @@ class RemiVariant(Variant):
     def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Deals (as ``hands``) with every player's score, totals, dealers, the end and the
         winners; ``hands=False`` leaves the list of deals out."""
-        replayed = own(sheet, RemiSheet)
+        replayed = sheet_as(sheet, RemiSheet)
         played: RemiGame = replayed.game
         document: answers.RemiGame = {
             "totals": list(played.totals),

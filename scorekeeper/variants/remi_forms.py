@@ -25,7 +25,7 @@ from ..hands.fields import (
     WholeNumberField,
 )
 from ..hands.stored import RemiCardDeal, RemiDeal, RemiQuickDeal, remi_card_deal, remi_quick_deal
-from ..i18n import say
+from ..i18n import render_message
 
 SEATS = 4
 POINTS_MAX = 1000
@@ -94,9 +94,9 @@ class _DealForm(HandMeta):
         for where, message in problems:
             field = self._field_at(where, discard)
             if field is None:
-                form_errors.append(say(message))
+                form_errors.append(render_message(message))
             else:
-                _add(field, say(message))
+                _add(field, render_message(message))
         self.form_errors = form_errors
 
     def _field_at(self, where: str, discard: Any) -> Any:

@@ -33,7 +33,7 @@ from ..scoring.explain import N_, Message
 from ..scoring.outcome import Outcome
 from ..scoring.three_hand import Role, Roles, ThreeHandGame, ThreeHandRow, play_three_hand
 from . import answers
-from .base import Sheet, own
+from .base import Sheet, sheet_as
 from .gin import CardHandForm, GinVariant, hand_inputs, prepare, settlement_json
 from .replay import game_rules
 from .wording import Clause, gin_clauses
@@ -127,7 +127,7 @@ class ThreeHandVariant(GinVariant):
 
     def rematch_setup(self, game: Game, sheet: Sheet) -> dict[str, Any]:
         """As a draw would: the winner in the box, the next best total as captain."""
-        replayed = own(sheet, ThreeHandSheet)
+        replayed = sheet_as(sheet, ThreeHandSheet)
         played = replayed.game
         if played.winner is None:
             return dict(game.setup)
@@ -144,11 +144,11 @@ class ThreeHandVariant(GinVariant):
 
     def scored_hands(self, sheet: Sheet) -> tuple[ScoredHand, ...]:
         """The game's hands, scored."""
-        return own(sheet, ThreeHandSheet).hands
+        return sheet_as(sheet, ThreeHandSheet).hands
 
     def races(self, sheet: Sheet) -> tuple[Race, ...]:
         """The three totals after every counted hand; the hand's winner is marked."""
-        replayed = own(sheet, ThreeHandSheet)
+        replayed = sheet_as(sheet, ThreeHandSheet)
         rows = [(r.number, r.totals, (r.winner,)) for r in replayed.game.rows if not r.after_end]
         return (race_of(replayed.players, rows, target=replayed.rules.target),)
 
@@ -166,14 +166,14 @@ class ThreeHandVariant(GinVariant):
 
     def quick_form(self, game: Game, sheet: Sheet, number: int | None = None) -> QuickHandForm:
         """The gin quick form; "who went out" names this hand's box and captain."""
-        replayed = own(sheet, ThreeHandSheet)
+        replayed = sheet_as(sheet, ThreeHandSheet)
         labels = replayed.role_labels(hand_number(game, number))
         form: QuickHandForm = prepare(QuickHandForm(), game, labels)
         return form
 
     def card_form(self, game: Game, sheet: Sheet, number: int | None = None) -> CardHandForm:
         """The gin card form; "who knocked" names this hand's box and captain."""
-        replayed = own(sheet, ThreeHandSheet)
+        replayed = sheet_as(sheet, ThreeHandSheet)
         labels = replayed.role_labels(hand_number(game, number))
         form: CardHandForm = prepare(CardHandForm(), game, labels)
         return form
@@ -200,7 +200,7 @@ class ThreeHandVariant(GinVariant):
 
     def sheet_json(self, game: GameData, sheet: Sheet, *, hands: bool = True) -> answers.SheetJson:
         """Hands with their roles and results, totals, next roles, settlement."""
-        replayed = own(sheet, ThreeHandSheet)
+        replayed = sheet_as(sheet, ThreeHandSheet)
         played = replayed.game
         document: answers.ThreeHandGame = {
             "totals": list(played.totals),

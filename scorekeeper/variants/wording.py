@@ -3,7 +3,7 @@
 Each kind of game turns its inputs into ``Clause``s (``Variant.describe_inputs``):
 a key (what the clause is about, so a correction can say what changed), an engine
 ``Message`` (an English template with its values, worded in the page's language by
-``i18n.say``, cards by their symbols) and an optional group (a partnership table).
+``i18n.render_message``, cards by their symbols) and an optional group (a partnership table).
 ``change_sentence`` puts a history entry together: "Hand 3 corrected: Bob knocked
 with 4 (was 6); Ann's deadwood 22."
 
@@ -20,7 +20,7 @@ from typing import Any
 from flask_babel import gettext as _
 
 from ..hands.stored import GinHand, RemiDeal
-from ..i18n import say
+from ..i18n import render_message
 from ..names import isolated
 from ..scoring import best_arrangement
 from ..scoring.cards import Card, CardError
@@ -223,7 +223,7 @@ _ACTIONS = {
 
 
 def _rendered(clause: Clause) -> str:
-    return say(clause.message)
+    return render_message(clause.message)
 
 
 def _with_old(new: Clause, old: Clause | None) -> Clause:
@@ -264,7 +264,7 @@ def _joined(clauses: Sequence[Clause]) -> str:
             index += 1
         # TRANSLATORS: between the things one table's hand says (Persian: "، ").
         joined = str(_(", ")).join(members)
-        parts.append(_("%(group)s: %(clauses)s", group=say(group), clauses=joined))
+        parts.append(_("%(group)s: %(clauses)s", group=render_message(group), clauses=joined))
     # TRANSLATORS: between the things a hand says (Persian: "؛ ").
     return str(_("; ")).join(parts)
 
@@ -320,7 +320,7 @@ def change_sentence(
     template = _ACTIONS.get(action)
     if template is None or number is None:
         return action
-    head = say(Message(template, what=str(what), number=number))
+    head = render_message(Message(template, what=str(what), number=number))
     try:
         text = details(action, before, after, describe)
     except (KeyError, TypeError, ValueError, AttributeError):  # odd imported inputs
