@@ -65,6 +65,7 @@ ON_POSTGRESQL = frozenset({
     # saves, their history, corrections and restores; edit rights and PINs kept in rows
     "tests/test_games.py", "tests/test_history.py", "tests/test_restore.py",
     "tests/test_service.py", "tests/test_stored_hands.py", "tests/test_api_hands.py",
+    "tests/test_api_changes.py",
     "tests/test_one_replay.py", "tests/test_game_deals.py", "tests/test_second_look.py",
     "tests/test_trust_pin.py", "tests/test_trust_access.py", "tests/test_trust_names.py",
     # locks, races, connections

@@ -89,6 +89,9 @@ STATUSES = {
     "createGame": {"201", "403", "413", "422", "429"},
     "readGame": {"200", "404"},
     "addHand": {"200", "201", "403", "404", "409", "413", "422"},
+    "correctHand": {"200", "403", "404", "409", "413", "422"},
+    "deleteHand": {"200", "403", "404", "409"},
+    "restoreHand": {"200", "403", "404", "409", "413", "422"},
     "createGroup": {"201", "413", "422", "429"},
     "readGroup": {"200", "404"},
     "readPlayer": {"200", "404"},
@@ -127,6 +130,8 @@ def test_the_headers_the_contract_names() -> None:
     }
     assert headers["addHand"] == {("X-Edit-Secret", True), ("Idempotency-Key", False),
                                   ("X-Confirm", False)}
+    assert headers["correctHand"] == headers["deleteHand"] == {("X-Edit-Secret", True)}
+    assert headers["restoreHand"] == {("X-Edit-Secret", True), ("X-Confirm", False)}
     assert headers["createGame"] == {("X-Edit-Secret", False)}  # a group's secret
     group_changes = {"recordPayment", "correctPayment", "deletePayment", "restorePayment",
                      "settleUp"}
@@ -137,8 +142,8 @@ def test_the_headers_the_contract_names() -> None:
     assert headers["nextRound"] == {("X-Edit-Secret", True)}
     assert headers["confirmTable"] == {("X-Edit-Secret", True)}
     assert {name for name, found in headers.items() if found} == {
-        "addHand", "createGame", *group_changes, "createNight", "readNight", "nextRound",
-        "confirmTable"}
+        "addHand", "correctHand", "deleteHand", "restoreHand", "createGame", *group_changes,
+        "createNight", "readNight", "nextRound", "confirmTable"}
 
 
 def test_cards_rules_and_money_as_the_contract_says() -> None:
@@ -319,7 +324,7 @@ def test_the_page_shows_every_operation_in_the_documents_order(client: FlaskClie
         for method, op in item.items()
     ]
     assert sorted((i, m, unescape(p)) for i, m, p in shown) == sorted(listed)
-    assert len(shown) == 20
+    assert len(shown) == 23
 
 
 def test_the_page_needs_no_script_and_nothing_from_elsewhere(client: FlaskClient) -> None:

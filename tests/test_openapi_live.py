@@ -50,7 +50,7 @@ def shape_of(operation: str, body: dict[str, Any]) -> Any:
         "requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[1]
     if name == "RulingRequest":
         return bodies.RemiRuling if body.get("kind") == "remi" else bodies.GinRuling
-    if name == "NewHand":
+    if name in ("NewHand", "HandCorrection"):
         return None
     return bodies.BODIES[name]
 
@@ -69,7 +69,8 @@ def has_its_shape(ctx: Any, response: Any, case: Any) -> bool | None:
             refused = []
             for variant in ("gin", "three_hand", "partnership", "remi"):
                 try:
-                    bodies.check_hand(variant, case.body)
+                    bodies.check_hand(variant, {key: value for key, value in case.body.items()
+                                                if key != "version"})
                     break
                 except ApiError as exc:
                     refused.append(exc)

@@ -122,6 +122,12 @@ class AddedHandNumber(TypedDict):
     hand: Annotated[int, Field(ge=1, description="The hand's number.")]
 
 
+class DeletionEntry(TypedDict):
+    change: Annotated[int, Field(description="The deletion's entry in the game's history: "
+                                 "`POST /games/{game_id}/changes/{change}/restore` puts the "
+                                 "hand back.")]
+
+
 class GroupGame(TypedDict):
     id: Annotated[str, Field(description="The game's id.")]
     variant: Annotated[str, Field(json_schema_extra={"enum": list(VARIANTS)})]

@@ -429,6 +429,17 @@ class Version(TypedDict, total=False):
     version: GroupVersion
 
 
+GameVersionNumber = Annotated[
+    int, whole(0, wrong="must be the game's version, as GET /api/v1/games/<id> says it"),
+    Field(description="The game's `version` as read: a change made since (another client's, "
+          "or this request sent before) makes it a 409."),
+]
+
+
+class GameVersion(TypedDict, total=False):
+    version: GameVersionNumber
+
+
 # --- club nights ------------------------------------------------------------------------
 
 NIGHT_ENTRANTS = 400
@@ -526,6 +537,7 @@ BODIES: dict[str, Any] = {
     "PaymentCorrection": PaymentCorrection,
     "SettleUp": SettleUp,
     "Version": Version,
+    "GameVersion": GameVersion,
     "NewNight": NewNight,
     "NextRound": NextRound,
 }

@@ -14,7 +14,7 @@ from flask import Response, abort, jsonify, request, url_for
 from sqlalchemy.exc import IntegrityError
 
 from .. import limits
-from ..db import get_session, rollback_session
+from ..db import get_session, rollback_session, writing
 from ..jsonbody import ApiError, fail, json_object, rules_from_json
 from ..models import Game, Group
 from ..money import currency_code
@@ -29,8 +29,12 @@ from ..variants import VARIANTS, Sheet
 from ..variants.sheet_cache import keep_sheet
 from . import bodies, bp
 
-# Says a hand that repeats the last one is meant (``X-Confirm: repeat``).
+# Says a hand that repeats the last one is meant (``X-Confirm: repeat``), or that a
+# restored hand may move the hands in its old place down one (``X-Confirm: move``).
 CONFIRM_HEADER = "X-Confirm"
+
+# Who made a change, as the game's history records it.
+EDITOR = "API"
 
 # Why a change to a club night's table whose result is confirmed is refused.
 SETTLED = ("the result of this table is confirmed, so its game takes no more changes; the "
@@ -42,11 +46,37 @@ SETTLED = ("the result of this table is confirmed, so its game takes no more cha
 SAVE_ATTEMPTS = 30
 
 
-def _settled(_exc: service.Settled) -> tuple[Response, int]:
-    """A change to a club night's table whose result is confirmed (409)."""
+# How each refusal of a change to a game's hands is answered, whatever the change (a
+# new hand, a correction, a deletion, a restore): its status, where and why. Looked up
+# by the exception's class and then its bases (``Full`` is a kind of ``GameOver``).
+REFUSALS: dict[type[Exception], tuple[int, str, str]] = {
+    service.Settled: (409, "game", SETTLED),
+    service.Full: (409, "game", f"a game holds at most {limits.MOST_HANDS} hands and "
+                   f"{limits.MOST_CHANGES} changes in its history: this one is full"),
+    service.GameOver: (409, "game", "the game is over: no more hands"),
+    service.Conflict: (409, "version", "the game changed since the version named; read the "
+                       "game again"),
+    LookupError: (404, "hand", "the game has no hand of this number"),
+    ValueError: (409, "change", "the hand no longer fits the game as it stands: nothing "
+                 "was changed"),
+}
+# The refusals a change answers with ``REFUSALS``.
+REFUSED = tuple(REFUSALS)
+
+
+def refusal(exc: Exception) -> ApiError:
+    """The answer to a refused change (``REFUSALS``); what it began is rolled back."""
     rollback_session()
-    errors = [{"where": "game", "message": SETTLED}]
-    return jsonify(errors=errors), 409
+    status, where, message = next(REFUSALS[kind] for kind in type(exc).__mro__
+                                  if kind in REFUSALS)
+    return ApiError([(where, message)], status)
+
+
+def _settled(exc: service.Settled) -> tuple[Response, int]:
+    """A change to a club night's table whose result is confirmed (409), wherever in
+    the API it is refused."""
+    error = refusal(exc)
+    return jsonify(errors=[{"where": w, "message": m} for w, m in error.problems]), error.status
 
 
 bp.register_error_handler(service.Settled, _settled)
@@ -76,7 +106,7 @@ def create_game() -> tuple[Response, int]:
         _roster_spelling(players, group)
         game.group_id = group.id
         group.players = [*group.players, *(n for n in players if n not in group.players)]
-    service.record_event(game, "create", "API", {"players": players, "rules": game.rules})
+    service.record_event(game, "create", EDITOR, {"players": players, "rules": game.rules})
     db.add(game)
     db.commit()
     return jsonify(
@@ -144,21 +174,15 @@ def _save_hand(game_id: str) -> tuple[Response, int] | None:
                            409) from None
     try:
         number, new = service.add_hand(
-            db, locked, inputs, token=key, version=game.version, by="API",
+            db, locked, inputs, token=key, version=game.version, by=EDITOR,
             finished=lambda _g: over,
         )
         db.commit()
     except service.Conflict:
         db.rollback()
         return None
-    except service.Full:
-        db.rollback()
-        raise ApiError([("game", f"a game holds at most {limits.MOST_HANDS} hands and "
-                         f"{limits.MOST_CHANGES} changes in its history: this one is full")],
-                       409) from None
-    except service.GameOver:
-        db.rollback()
-        raise ApiError([("game", "the game is over: no more hands")], 409) from None
+    except (service.Full, service.GameOver) as exc:
+        raise refusal(exc) from None
     except IntegrityError:
         # Another request with the same key was saved first.
         db.rollback()
@@ -174,11 +198,111 @@ def _save_hand(game_id: str) -> tuple[Response, int] | None:
 
 
 def _answer(
-    game: Game, number: int | None, status: int, sheet: Sheet | None = None
+    game: Game, number: int | None, status: int, sheet: Sheet | None = None, **extra: Any
 ) -> tuple[Response, int]:
-    """The game's new totals and the number of the hand the request added; ``sheet``:
-    the game as saved, replayed already (else it is replayed here)."""
-    return jsonify(game_json(game, hands=False, sheet=sheet) | {"hand": number}), status
+    """The game's new totals and the number of the hand the request added, corrected,
+    deleted or restored; ``sheet``: the game as saved, replayed already (else it is
+    replayed here)."""
+    answer = game_json(game, hands=False, sheet=sheet) | {"hand": number} | extra
+    return jsonify(answer), status
+
+
+@bp.patch("/games/<game_id>/hands/<int:number>")
+def correct_hand(game_id: str, number: int) -> tuple[Response, int]:
+    """Correct hand ``number``: the body is the hand as ``add_hand`` takes it, with the
+    game's ``version`` as read; everything after it is recomputed."""
+    game, variant = service.read_for_change(game_id, editing=False)
+    _check_secret(game)
+    body = json_object()
+    version = _version(body.pop("version", None))
+    _numbered(game, number)
+    inputs = variant.api_inputs(body, game)
+    locked = service.lock_again(game)
+    try:
+        with writing() as db:
+            service.edit_hand(db, locked, number, inputs, version=version, by=EDITOR)
+    except REFUSED as exc:
+        raise refusal(exc) from None
+    return _answer(locked, number, 200)
+
+
+@bp.delete("/games/<game_id>/hands/<int:number>")
+def delete_hand(game_id: str, number: int) -> tuple[Response, int]:
+    """Delete hand ``number`` (the last one: undo it), the game's ``version`` in the
+    query string; the hands after it move up one, and the answer's ``change`` (the
+    deletion's entry in the game's history) restores it."""
+    game, _variant = service.read_for_change(game_id, editing=False)
+    _check_secret(game)
+    version = _version(request.args.get("version"), query=True)
+    _numbered(game, number)
+    locked = service.lock_again(game)
+    try:
+        with writing() as db:
+            service.delete_hand(db, locked, number, version=version, by=EDITOR)
+            change = service.last_change(db, locked)
+    except REFUSED as exc:
+        raise refusal(exc) from None
+    assert change is not None
+    return _answer(locked, number, 200, change=change.id)
+
+
+@bp.post("/games/<game_id>/changes/<int:change_id>/restore")
+def restore_hand(game_id: str, change_id: int) -> tuple[Response, int]:
+    """Put a deleted hand back, exactly as it was entered, from its entry in the game's
+    history; where hands stand in its old place now, only with ``X-Confirm: move`` (they
+    move down one), else 409 saying which would move."""
+    game, variant = service.read_for_change(game_id, editing=False)
+    _check_secret(game)
+    body = bodies.read(bodies.GameVersion) if request.get_data(cache=True) else {}
+    moving = request.headers.get(CONFIRM_HEADER, "").strip().lower() == "move"
+    try:
+        with writing():
+            # Worked out on the game as read, as the sheet's restore does: the hand must
+            # still fit; then the write, locked, if the game is still at that version.
+            finished = bool(variant.sheet(game).finished)
+            plan = service.restoring(game, change_id, finished=lambda _g: finished,
+                                     moving=moving)
+            variant.check(game, plan.inputs)
+            variant.sheet_with(game, plan.inputs, plan.number)
+            locked = service.lock_again(game)
+            number, _inputs = service.restore_hand(
+                get_session(), locked, change_id, version=body.get("version"), by=EDITOR,
+                finished=lambda _g: finished, moving=moving,
+            )
+    except service.NotRestorable as exc:
+        rollback_session()
+        found = exc.reason != "not_found"
+        message = {"restored": "was restored already",
+                   "moved": "the hand's old place is past the end of the game now"}.get(
+            exc.reason, "is no deleted hand of this game")
+        raise ApiError([("change", message)], 409 if found else 404) from None
+    except service.WouldMove as exc:
+        rollback_session()
+        moves = (f"hand {exc.number} moves" if exc.last == exc.number
+                 else f"hands {exc.number} to {exc.last} move")
+        raise ApiError([("change", f"the hand comes back as hand {exc.number}, where {moves} "
+                         "down one: nothing was restored. To restore it all the same, send "
+                         f"it again with the header {CONFIRM_HEADER}: move")], 409) from None
+    except REFUSED as exc:
+        raise refusal(exc) from None
+    return _answer(locked, number, 200)
+
+
+def _version(value: Any, *, query: bool = False) -> int | None:
+    """The game's ``version`` a change names (``None``: not named, no check)."""
+    if value is None:
+        return None
+    if query and isinstance(value, str) and value.isascii() and value.isdigit():
+        return int(value)
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    fail("version", "must be the game's version, as GET /api/v1/games/<id> says it")
+
+
+def _numbered(game: Game, number: int) -> None:
+    """Refuse (404) a hand number the game does not have."""
+    if not 1 <= number <= service.hand_count(game):
+        raise ApiError([("hand", "the game has no hand of this number")], 404)
 
 
 def _check_secret(game: Game) -> None:

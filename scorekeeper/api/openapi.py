@@ -74,8 +74,14 @@ REQUEST_SCHEMAS: dict[str, Schema] = {
         "anyOf": [ref(name) for name in ("QuickHand", "DeadHand", "CardHand",
                                           "PartnershipDeal", "RemiQuickDeal", "RemiCardDeal")],
     },
+    "HandCorrection": {
+        "description": "A hand in the shape `POST /games/{game_id}/hands` takes, with the "
+        "game's `version` as read.",
+        "allOf": [ref("NewHand"), ref("GameVersion")],
+    },
 }
 GROUP_VERSION = REQUEST_SCHEMAS["Version"]["properties"]["version"]
+GAME_VERSION = REQUEST_SCHEMAS["GameVersion"]["properties"]["version"]
 
 
 # --- what answers carry: generated from the types the answers are built as -----------
@@ -100,6 +106,7 @@ ANSWER_TYPES: dict[str, Any] = {
     "GameMoney": documents.GameMoney,
     **{name: sheet for name, (sheet, _) in SHEETS.items()},
     "AddedHandNumber": answers.AddedHandNumber,
+    "DeletionEntry": answers.DeletionEntry,
     "Group": answers.Group,
     "Player": answers.Player,
     "CreatedNight": answers.CreatedNight,
@@ -144,6 +151,16 @@ def _answer_schemas() -> dict[str, Schema]:
             "the number of the hand this request added.",
             "allOf": [ref("Game"), ref("AddedHandNumber")],
         },
+        "ChangedHand": {
+            "description": "The game's new totals (the game without its list of hands) and "
+            "the number of the hand changed.",
+            "allOf": [ref("Game"), ref("AddedHandNumber")],
+        },
+        "DeletedHand": {
+            "description": "The game's new totals (the game without its list of hands), "
+            "the number the deleted hand had and the `change` that restores it.",
+            "allOf": [ref("Game"), ref("AddedHandNumber"), ref("DeletionEntry")],
+        },
         "ChangedGroup": {
             "description": "The group after the change, with what the change made.",
             "allOf": [ref("Group"), ref("GroupChangeMade")],
@@ -179,12 +196,14 @@ def refused(*statuses: str) -> dict[str, Schema]:
 
 ERROR_ANSWERS = {
     "403": "The `X-Edit-Secret` header is missing or wrong.",
-    "404": "There is no such game or group.",
-    "409": "The game is over, or it is a club night's table whose result is confirmed "
-    "(until the night's organiser reopens the table), or another hand was saved at the "
-    "same moment (retry), or the hand repeats the last one, saved less than a minute ago "
-    "(send it again with `X-Confirm: repeat` to save it all the same); a group's "
-    "payments changed since the `version` named, or the change was made already.",
+    "404": "There is no such game or group, hand or history entry.",
+    "409": "The game is over or full, or it is a club night's table whose result is "
+    "confirmed (until the night's organiser reopens the table), or another hand was saved "
+    "at the same moment (retry), or the hand repeats the last one, saved less than a minute "
+    "ago (send it again with `X-Confirm: repeat` to save it all the same), or the game "
+    "changed since the `version` named, or a restored hand would move others (send it "
+    "again with `X-Confirm: move`); a group's payments changed since the `version` named, "
+    "or the change was made already.",
     "413": "The body is larger than 1 MiB.",
     "422": "The body cannot be used: not JSON, the wrong shape, or cards and settings "
     "that the rules refuse. Every problem is listed.",
@@ -242,6 +261,20 @@ CONFIRM_REPEAT = {
     "required": False,
     "schema": {"type": "string", "enum": ["repeat"]},
 }
+
+
+CONFIRM_MOVE = {
+    "name": "X-Confirm",
+    "in": "header",
+    "description": "`move`: restore the hand at its old number even though other hands "
+    "stand there now (they move down one). Without it such a restore is refused with 409, "
+    "saying which hands would move, and nothing is restored.",
+    "required": False,
+    "schema": {"type": "string", "enum": ["move"]},
+}
+HAND_NUMBER = {"name": "number", "in": "path", "required": True,
+               "description": "The hand's number (a deal's in partnership gin and Remi), from 1.",
+               "schema": {"type": "integer", "minimum": 1}}
 
 
 def path_id(name: str, what: str) -> Schema:
@@ -385,6 +418,54 @@ PATHS: dict[str, dict[str, Schema]] = {
             parameters=[path_id("game_id", "game"), EDIT_SECRET, IDEMPOTENCY_KEY,
                         CONFIRM_REPEAT],
             requestBody=body(ref("NewHand")),
+        )
+    },
+    "/games/{game_id}/hands/{number}": {
+        "patch": operation(
+            "correctHand",
+            "Correct a hand",
+            "Replace a hand's inputs (the body `POST /games/{game_id}/hands` takes, with "
+            "the game's `version`); everything after it is recomputed, and the game's "
+            "history keeps what it said before.",
+            {"200": answer("The hand was corrected: the game's new totals.",
+                           ref("ChangedHand")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Games"],
+            parameters=[path_id("game_id", "game"), HAND_NUMBER, EDIT_SECRET],
+            requestBody=body(ref("HandCorrection")),
+        ),
+        "delete": operation(
+            "deleteHand",
+            "Delete a hand",
+            "Delete a hand (the last one: undo it); the hands after it move up one. The "
+            "game's history keeps it, and the answer's `change` restores it.",
+            {"200": answer("The hand was deleted: the game's new totals.",
+                           ref("DeletedHand")),
+             **refused("403", "404", "409")},
+            tags=["Games"],
+            parameters=[path_id("game_id", "game"), HAND_NUMBER, EDIT_SECRET,
+                        {"name": "version", "in": "query", "required": False,
+                         "description": GAME_VERSION["description"],
+                         "schema": {"type": "integer", "minimum": 0}}],
+        ),
+    },
+    "/games/{game_id}/changes/{change_id}/restore": {
+        "post": operation(
+            "restoreHand",
+            "Restore a deleted hand",
+            "Put a deleted hand back, exactly as it was entered, from its entry in the "
+            "game's history: at its old number (the hands there move down one, with "
+            "`X-Confirm: move`), as the last hand if it was the last. Each deletion once.",
+            {"200": answer("The hand is back: the game's new totals.", ref("ChangedHand")),
+             **refused("403", "404", "409", "413", "422")},
+            tags=["Games"],
+            parameters=[path_id("game_id", "game"),
+                        {"name": "change_id", "in": "path", "required": True,
+                         "description": "The id of the deletion's entry in the game's "
+                         "history (the `change` of `DELETE /games/{game_id}/hands/{number}`).",
+                         "schema": {"type": "integer"}},
+                        EDIT_SECRET, CONFIRM_MOVE],
+            requestBody={**body(ref("GameVersion")), "required": False},
         )
     },
     "/nights": {
