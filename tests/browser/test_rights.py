@@ -60,7 +60,8 @@ def test_a_phone_keeps_its_game_group_and_night(browser: Any, live_url: str) -> 
     expect(notice.get_by_role("button", name="Copy")).to_be_visible()
     notice.locator("summary").click()
     expect(notice.locator("img")).to_be_visible()
-    assert page.evaluate("document.querySelector('.kept-here img').naturalWidth") > 0
+    # The QR code is drawn once its picture has come (wait for it, not a fixed time).
+    page.wait_for_function("document.querySelector('.kept-here img').naturalWidth > 0")
     shot(page, "1-game-made")
 
     page.goto(live_url + "/groups/new")
