@@ -40,6 +40,23 @@ def test_two_apps_on_one_file_take_turns_without_losing_a_hand(make_app: Any) ->
     assert [h["number"] for h in hands] == list(range(1, 61))
 
 
+def write_lock_free(database_url: str) -> bool:
+    """Whether another connection takes SQLite's write lock within 0.1 s (PostgreSQL has
+    no such lock: always true there)."""
+    if not database_url.startswith("sqlite"):
+        return True
+    conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.1,
+                           isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        conn.close()
+    return True
+
+
 def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
     make_app: Any, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -81,14 +98,7 @@ def test_a_save_goes_through_at_once_while_a_sheet_pdf_is_typeset(
             writer.start()
             writer.join(timeout=5)
             assert not writer.is_alive(), "a save waited for a PDF being typeset"
-        if database_url.startswith("sqlite"):
-            path = database_url.removeprefix("sqlite:///")
-            conn = sqlite3.connect(path, timeout=0.1, isolation_level=None)
-            try:
-                conn.execute("BEGIN IMMEDIATE")  # SQLite's write lock is free
-                conn.execute("ROLLBACK")
-            finally:
-                conn.close()
+        assert write_lock_free(database_url), "a save left SQLite's write lock taken"
     finally:
         finish.set()
         reader.join(timeout=60)
@@ -187,14 +197,7 @@ def test_a_refused_hand_is_shown_again_without_holding_up_other_saves(
         save.join(timeout=5)
         assert not save.is_alive(), "a save waited for a refused form being shown again"
         assert saving == [302]
-        if database_url.startswith("sqlite"):
-            conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.1,
-                                   isolation_level=None)
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("ROLLBACK")
-            finally:
-                conn.close()
+        assert write_lock_free(database_url), "a refused form kept SQLite's write lock"
     finally:
         finish.set()
         thread.join(timeout=60)
@@ -236,17 +239,7 @@ def test_a_refused_form_is_drawn_again_reading_with_the_write_lock_free(
     def look(_app: Any, template: Any, **_context: Any) -> None:
         session = get_session()
         reading = session.get_bind() is app.extensions["scorekeeper.reader"]
-        lock_free = True
-        if database_url.startswith("sqlite"):
-            conn = sqlite3.connect(database_url.removeprefix("sqlite:///"), timeout=0.1,
-                                   isolation_level=None)
-            try:
-                conn.execute("BEGIN IMMEDIATE")
-                conn.execute("ROLLBACK")
-            except sqlite3.OperationalError:
-                lock_free = False
-            finally:
-                conn.close()
+        lock_free = write_lock_free(database_url)
         drawn.append((template.name, reading, lock_free))
 
     refusals = [
