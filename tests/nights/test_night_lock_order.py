@@ -14,6 +14,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select, text
+from sqlalchemy.orm import Session
 
 from scorekeeper.hands.stored import stored_hand
 from scorekeeper.models import Game, Night, NightChange, NightTable
@@ -25,6 +26,44 @@ from tests.helpers import play_out
 from tests.helpers import start_night as start
 
 pytestmark = pytest.mark.skipif(not PG_URL, reason="row locks: PostgreSQL only")
+
+
+def confirm_from(
+    phone: Session, night_id: str, table: NightTable, answer: list[object]
+) -> threading.Thread:
+    """The other player's phone confirming ``table``'s result, on a thread of its own:
+    what ``service.confirm`` answers (or the error the database raised) goes to
+    ``answer``."""
+
+    def confirm() -> None:
+        try:
+            night = phone.get(Night, night_id)
+            phone_table = phone.get(NightTable, table.id)
+            game = phone.get(Game, table.game_id)
+            assert night and phone_table and game
+            answer.append(service.confirm(phone, night, phone_table, game, by="table"))
+            phone.commit()
+        except Exception as exc:  # a deadlock the database broke: the test fails
+            answer.append(exc)
+            phone.rollback()
+
+    confirming = threading.Thread(target=confirm)
+    confirming.start()
+    return confirming
+
+
+def lock_waiters(app: Flask) -> int:
+    """How many of the database's connections wait for a lock, once one does (or after
+    10 s)."""
+    with app.extensions["scorekeeper.db"]() as watch:
+        for _ in range(500):
+            waiting = watch.scalar(text(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                "AND datname = current_database()"))
+            if waiting:
+                break
+            threading.Event().wait(0.02)
+    return int(waiting or 0)
 
 
 def test_a_confirmation_waits_for_a_correction_and_counts_nothing(
@@ -43,31 +82,9 @@ def test_a_confirmation_waits_for_a_correction_and_counts_nothing(
         table = organiser.get(NightTable, first.id)
         assert table is not None
 
-        def confirm() -> None:
-            try:
-                phone_night = phone.get(Night, night_id)
-                phone_table = phone.get(NightTable, first.id)
-                game = phone.get(Game, first.game_id)
-                assert phone_night and phone_table and game
-                answer.append(service.confirm(phone, phone_night, phone_table, game,
-                                              by="table"))
-                phone.commit()
-            except Exception as exc:  # a deadlock the database broke: the test fails
-                answer.append(exc)
-                phone.rollback()
-
-        confirming = threading.Thread(target=confirm)
-        confirming.start()
+        confirming = confirm_from(phone, night_id, first, answer)
         # The phone's confirmation is waiting for a lock (the night's) ...
-        with app.extensions["scorekeeper.db"]() as watch:
-            for _ in range(500):
-                waiting = watch.scalar(text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND datname = current_database()"))
-                if waiting:
-                    break
-                threading.Event().wait(0.02)
-            assert waiting == 1
+        assert lock_waiters(app) == 1
         # ... when the organiser's correction writes the table and commits.
         service.correct(organiser, night, table,
                         {"points_a": 100, "points_b": 0, "winner": "a", "shutout": True,
@@ -108,30 +125,8 @@ def test_a_confirmation_waits_for_a_save_to_the_tables_game_and_counts_it(
                                by="table")
         scorer.flush()
 
-        def confirm() -> None:
-            try:
-                phone_night = phone.get(Night, night_id)
-                phone_table = phone.get(NightTable, first.id)
-                phone_game = phone.get(Game, first.game_id)
-                assert phone_night and phone_table and phone_game
-                answer.append(service.confirm(phone, phone_night, phone_table, phone_game,
-                                              by="table"))
-                phone.commit()
-            except Exception as exc:  # a deadlock the database broke: the test fails
-                answer.append(exc)
-                phone.rollback()
-
-        confirming = threading.Thread(target=confirm)
-        confirming.start()
-        with sessions() as watch:
-            for _ in range(500):
-                waiting = watch.scalar(text(
-                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                    "AND datname = current_database()"))
-                if waiting:
-                    break
-                threading.Event().wait(0.02)
-            assert waiting == 1
+        confirming = confirm_from(phone, night_id, first, answer)
+        assert lock_waiters(app) == 1
         scorer.commit()
         confirming.join(timeout=30)
         assert not confirming.is_alive()
